@@ -1,0 +1,89 @@
+// Messages
+export type { Message, MessageRole } from './messages/message.js';
+export { MESSAGE_ROLES } from './messages/message.js';
+export type {
+  FilePart,
+  MessagePart,
+  MessagePartType,
+  ReasoningPart,
+  TextPart,
+  ToolCallPart,
+  ToolResultPart,
+} from './messages/message-part.js';
+export {
+  messageText,
+  partText,
+  reasoningParts,
+  renderMessage,
+  textPart,
+  toolCalls,
+  toolResults,
+  withParts,
+} from './messages/message-helpers.js';
+export { createMessageId } from './messages/message-id.js';
+
+// Errors
+export { OllmError } from './errors/ollm-error.js';
+export { NoSuchProviderError } from './errors/no-such-provider-error.js';
+export { PluginLoadError } from './errors/plugin-load-error.js';
+export { InvalidProviderOutputError } from './errors/invalid-provider-output-error.js';
+export { InvalidTranscriptError } from './errors/invalid-transcript-error.js';
+export { ProviderExecutionError } from './errors/provider-execution-error.js';
+export { InvalidArgumentError } from './errors/invalid-argument-error.js';
+
+// Tokens
+export type { TokenEncoding, Tokenizer } from './tokens/tokenizer.js';
+export { createTokenizer, encodingForModel } from './tokens/bpe-tokenizer.js';
+export { MESSAGE_OVERHEAD_TOKENS, TOOL_CALL_OVERHEAD_TOKENS, TokenCounter } from './tokens/token-counter.js';
+export { TokenLedger } from './tokens/token-ledger.js';
+
+// Provider spec v1
+export type { ContextProvider } from './spec/context-provider.js';
+export { isContextProvider } from './spec/context-provider.js';
+export type { CompressionConfig } from './spec/compression-config.js';
+export { DEFAULT_COMPRESSION_CONFIG, resolveCompressionConfig } from './spec/compression-config.js';
+export type {
+  CompactionResult,
+  CompactionStats,
+  FoldedMessage,
+  RemovedContent,
+} from './spec/compaction-result.js';
+export type { GoalState, Logger, ProviderContext } from './spec/provider-context.js';
+export { silentLogger } from './spec/provider-context.js';
+export type {
+  LanguageModel,
+  LanguageModelCallOptions,
+  LanguageModelResult,
+  LanguageModelUsage,
+} from './spec/language-model.js';
+
+// Digest and recovery
+export { CANONICAL_FORM_VERSION, canonicalJson, canonicalMessage } from './digest/canonical-form.js';
+export { computeSourceDigest, sha256Hex } from './digest/source-digest.js';
+export type { SavedContent } from './recovery/recovery-store.js';
+export { RECOVERY_FOLDER, readRemovedContent, saveRemovedContent } from './recovery/recovery-store.js';
+
+// Integrity
+export type { IntegrityRule, IntegrityViolation } from './integrity/integrity-rule.js';
+export { INTEGRITY_RULES } from './integrity/integrity-rule.js';
+export { findIntegrityViolations, validateCompaction } from './integrity/validate-compaction.js';
+export { findToolPairingProblem } from './integrity/tool-pairing.js';
+
+// Host
+export type { CompactOptions } from './host/compact-with.js';
+export { compactWith, createProviderContext } from './host/compact-with.js';
+export { createPipelineProvider } from './host/pipeline-provider.js';
+export type { BuildCompactionResultOptions } from './host/build-compaction-result.js';
+export { buildCompactionResult } from './host/build-compaction-result.js';
+
+// Registry and discovery
+export type { RegisteredProvider } from './registry/provider-registry.js';
+export {
+  ProviderRegistry,
+  defaultRegistry,
+  getContextProvider,
+  listProviders,
+  registerProvider,
+} from './registry/provider-registry.js';
+export type { DiscoverOptions, DiscoveredPlugin, DiscoveryReport } from './registry/discover-plugins.js';
+export { PLUGIN_KEYWORD, discoverPlugins, findNearestManifest } from './registry/discover-plugins.js';

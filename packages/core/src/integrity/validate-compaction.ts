@@ -1,0 +1,86 @@
+import type { Message } from '../messages/message.js';
+import { canonicalMessage } from '../digest/canonical-form.js';
+import type { CompactionResult } from '../spec/compaction-result.js';
+import type { TokenCounter } from '../tokens/token-counter.js';
+import { InvalidProviderOutputError } from '../errors/invalid-provider-output-error.js';
+import type { IntegrityViolation } from './integrity-rule.js';
+import { findToolPairingProblem } from './tool-pairing.js';
+
+/**
+ * Checks a provider's result against the integrity rules and returns every violation found
+ * (empty when the output is valid).
+ */
+export function findIntegrityViolations(
+  input: readonly Message[],
+  result: CompactionResult,
+  tokens: TokenCounter,
+): IntegrityViolation[] {
+  const violations: IntegrityViolation[] = [];
+  const output: readonly Message[] = result.messages;
+  if (!Array.isArray(result.messages) || typeof result.sourceDigest !== 'string') {
+    return [{ rule: 'result-shape', detail: 'messages must be an array and sourceDigest a string' }];
+  }
+  if (!Number.isInteger(result.coveredThrough) || result.coveredThrough < -1 || result.coveredThrough >= input.length) {
+    violations.push({ rule: 'result-shape', detail: `coveredThrough ${result.coveredThrough} is outside -1..${input.length - 1}` });
+  }
+
+  const inputIndex = new Map<string, number>();
+  input.forEach((message, index) => inputIndex.set(message.id, index));
+  const folded = new Set((result.folded ?? []).map((entry) => entry.messageId));
+
+  const seen = new Set<string>();
+  let lastIndex = -1;
+  for (const [position, message] of output.entries()) {
+    if (seen.has(message.id)) violations.push({ rule: 'unique-ids', detail: `id "${message.id}" appears twice` });
+    seen.add(message.id);
+    const index = inputIndex.get(message.id);
+    if (index === undefined) {
+      const toolData = message.parts.some((part) => part.type === 'tool-call' || part.type === 'tool-result');
+      if ((message.role !== 'system' && message.role !== 'assistant') || toolData) {
+        violations.push({ rule: 'roles-intact', detail: `inserted message ${position} ("${message.id}") is ${message.role}${toolData ? ' with tool data' : ''}` });
+      }
+      continue;
+    }
+    const original = input[index]!;
+    if (original.role !== message.role) {
+      violations.push({ rule: 'roles-intact', detail: `message "${message.id}" changed role ${original.role} -> ${message.role}` });
+    }
+    if (index <= lastIndex) violations.push({ rule: 'order-kept', detail: `message "${message.id}" (input ${index}) comes after input ${lastIndex}` });
+    lastIndex = Math.max(lastIndex, index);
+    if (original.timestamp !== message.timestamp) {
+      violations.push({ rule: 'timestamps-unchanged', detail: `message "${message.id}" timestamp ${original.timestamp} -> ${message.timestamp}` });
+    }
+  }
+
+  const outputById = new Map(output.map((message) => [message.id, message] as const));
+  for (const original of input) {
+    const kept = outputById.get(original.id);
+    const identical = kept !== undefined && (kept === original || canonicalMessage(kept) === canonicalMessage(original));
+    if (original.pinned && !identical) {
+      violations.push({ rule: 'pinned-unchanged', detail: `pinned message "${original.id}" was ${kept ? 'edited' : 'removed'}` });
+    } else if (original.role === 'system' && !identical) {
+      violations.push({ rule: 'system-unchanged', detail: `system message "${original.id}" was ${kept ? 'edited' : 'removed'}` });
+    } else if (original.role === 'user' && !identical && !(kept === undefined && folded.has(original.id))) {
+      violations.push({ rule: 'user-unchanged', detail: `user message "${original.id}" was ${kept ? 'edited' : 'removed without being declared folded'}` });
+    }
+  }
+
+  const pairing = findToolPairingProblem(input, output);
+  if (pairing) violations.push({ rule: 'tool-pairing', detail: pairing });
+
+  const before = tokens.countMessages(input);
+  const after = tokens.countMessages(output);
+  if (after > before) violations.push({ rule: 'not-larger', detail: `output has ${after} tokens, input ${before}` });
+  return violations;
+}
+
+/** Throws `InvalidProviderOutputError` naming the provider and the first rule broken. */
+export function validateCompaction(
+  provider: string,
+  input: readonly Message[],
+  result: CompactionResult,
+  tokens: TokenCounter,
+): void {
+  const [first] = findIntegrityViolations(input, result, tokens);
+  if (first) throw new InvalidProviderOutputError({ provider, rule: first.rule, detail: first.detail });
+}

@@ -1,0 +1,34 @@
+import { mkdirSync, readFileSync, renameSync, writeFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { sha256Hex } from '../digest/source-digest.js';
+
+/** The folder under `logdir` where removed content is stored, one file per sha256. */
+export const RECOVERY_FOLDER = 'removed';
+
+export interface SavedContent {
+  readonly sha256: string;
+  readonly path: string;
+}
+
+/**
+ * Saves removed content under `<logdir>/removed/<sha256>.txt`, byte for byte. The write goes to a
+ * temporary file first and is renamed into place, so a crash never leaves a partial file under the
+ * final name. Content already stored (same sha256) is not written again.
+ */
+export function saveRemovedContent(logdir: string, content: string): SavedContent {
+  const sha256 = sha256Hex(content);
+  const folder = join(logdir, RECOVERY_FOLDER);
+  const path = join(folder, `${sha256}.txt`);
+  if (!existsSync(path)) {
+    mkdirSync(folder, { recursive: true });
+    const temporary = `${path}.${process.pid}.${Date.now()}.tmp`;
+    writeFileSync(temporary, content, 'utf8');
+    renameSync(temporary, path);
+  }
+  return { sha256, path };
+}
+
+/** Reads saved content back by its full sha256. */
+export function readRemovedContent(logdir: string, sha256: string): string {
+  return readFileSync(join(logdir, RECOVERY_FOLDER, `${sha256}.txt`), 'utf8');
+}

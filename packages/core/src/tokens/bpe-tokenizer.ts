@@ -1,0 +1,36 @@
+import * as cl100k from 'gpt-tokenizer/encoding/cl100k_base';
+import * as o200k from 'gpt-tokenizer/encoding/o200k_base';
+import type { TokenEncoding, Tokenizer } from './tokenizer.js';
+
+// gpt-tokenizer was chosen over js-tiktoken on measured speed; see docs/decisions/0001-tokenizer.md.
+const encodings = { o200k_base: o200k, cl100k_base: cl100k } as const;
+const cache = new Map<TokenEncoding, Tokenizer>();
+
+/** An exact BPE tokenizer for `encoding` (instances are shared; they hold no per-call state). */
+export function createTokenizer(encoding: TokenEncoding = 'o200k_base'): Tokenizer {
+  const existing = cache.get(encoding);
+  if (existing) return existing;
+  const implementation = encodings[encoding];
+  const tokenizer: Tokenizer = {
+    encoding,
+    // encode() would allocate the token array; countTokens avoids it.
+    countTokens: (text) => (text.length === 0 ? 0 : implementation.countTokens(text)),
+    encode: (text) => implementation.encode(text, { disallowedSpecial: new Set() }),
+    decode: (tokens) => implementation.decode(tokens as number[]),
+  };
+  cache.set(encoding, tokenizer);
+  return tokenizer;
+}
+
+/**
+ * The encoding a model uses: o200k_base for GPT-4o/4.1/5 and o-series models, cl100k_base for
+ * GPT-4/3.5; o200k_base for everything else (local models have their own vocabularies, and
+ * o200k is the closer estimate for modern ones; the runtime calibrates against server counts).
+ */
+export function encodingForModel(model: string | undefined): TokenEncoding {
+  if (!model) return 'o200k_base';
+  const name = model.toLowerCase();
+  if (/^(gpt-4o|gpt-4\.1|gpt-4\.5|gpt-5|o1|o3|o4|chatgpt-4o)/.test(name)) return 'o200k_base';
+  if (/^(gpt-4|gpt-3\.5|text-embedding-ada|text-embedding-3)/.test(name)) return 'cl100k_base';
+  return 'o200k_base';
+}
