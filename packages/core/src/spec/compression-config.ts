@@ -6,7 +6,10 @@ export interface CompressionConfig {
   readonly maxToolResultTokens: number;
   /** Reasoning is stripped from messages more than this many positions from the end. Default 5. */
   readonly reasoningStripAgeThreshold: number;
-  /** Where removed content is saved for recovery. Without it, providers do not remove content they cannot save. */
+  /**
+   * Where removed content is saved for recovery (`<logdir>/removed/<sha256>.txt`). Without it,
+   * providers still compact but can only record each piece's sha256, and say so in `limitations`.
+   */
   readonly logdir?: string;
   /** Provider-specific options, keyed as each provider documents. */
   readonly extraConfig?: Readonly<Record<string, unknown>>;
