@@ -5,6 +5,9 @@ import type { TokenEncoding, Tokenizer } from './tokenizer.js';
 // gpt-tokenizer was chosen over js-tiktoken on measured speed; see docs/decisions/0001-tokenizer.md.
 const encodings = { o200k_base: o200k, cl100k_base: cl100k } as const;
 const cache = new Map<TokenEncoding, Tokenizer>();
+// Transcripts can quote special-token strings such as `<|endoftext|>` (a conversation about
+// tokenizers, a log file); gpt-tokenizer throws on them by default. To us they are plain text.
+const plainText = { disallowedSpecial: new Set<string>() };
 
 /** An exact BPE tokenizer for `encoding` (instances are shared; they hold no per-call state). */
 export function createTokenizer(encoding: TokenEncoding = 'o200k_base'): Tokenizer {
@@ -14,8 +17,8 @@ export function createTokenizer(encoding: TokenEncoding = 'o200k_base'): Tokeniz
   const tokenizer: Tokenizer = {
     encoding,
     // encode() would allocate the token array; countTokens avoids it.
-    countTokens: (text) => (text.length === 0 ? 0 : implementation.countTokens(text)),
-    encode: (text) => implementation.encode(text, { disallowedSpecial: new Set() }),
+    countTokens: (text) => (text.length === 0 ? 0 : implementation.countTokens(text, plainText)),
+    encode: (text) => implementation.encode(text, plainText),
     decode: (tokens) => implementation.decode(tokens as number[]),
   };
   cache.set(encoding, tokenizer);
