@@ -1,0 +1,82 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { Message } from '../messages/message.js';
+import { createTokenizer } from './bpe-tokenizer.js';
+import { MESSAGE_OVERHEAD_TOKENS, TOOL_CALL_OVERHEAD_TOKENS, TokenCounter } from './token-counter.js';
+import type { Tokenizer } from './tokenizer.js';
+
+const o200k = createTokenizer('o200k_base');
+
+/** A tokenizer that counts one token per character and records every call. */
+function spyTokenizer(): Tokenizer & { countTokens: ReturnType<typeof vi.fn> } {
+  return {
+    encoding: 'o200k_base',
+    countTokens: vi.fn((text: string) => text.length),
+    encode: (text) => [...text].map((character) => character.charCodeAt(0)),
+    decode: (tokens) => String.fromCharCode(...tokens),
+  };
+}
+
+describe('TokenCounter', () => {
+  it('documents its overheads: 4 tokens per message and 3 per tool call', () => {
+    expect(MESSAGE_OVERHEAD_TOKENS).toBe(4);
+    expect(TOOL_CALL_OVERHEAD_TOKENS).toBe(3);
+  });
+
+  it('counts a text message as its text plus the message overhead', () => {
+    const counter = new TokenCounter(o200k);
+    const message: Message = { id: 'a', role: 'user', parts: [{ type: 'text', text: 'hello world' }] };
+    expect(counter.countMessage(message)).toBe(2 + MESSAGE_OVERHEAD_TOKENS);
+    expect(counter.countText('hello world')).toBe(2);
+  });
+
+  it('adds the name, every part, and the tool call overhead', () => {
+    const counter = new TokenCounter(o200k);
+    const message: Message = {
+      id: 'b',
+      role: 'assistant',
+      name: 'hello',
+      parts: [
+        { type: 'reasoning', text: 'hello world' },
+        { type: 'tool-call', callId: 'c', name: 'bash', input: { command: 'ls' }, rawInput: 'hello world' },
+      ],
+    };
+    // name "hello" = 1, reasoning = 2, tool call "bash hello world" = 3
+    expect(counter.countMessage(message)).toBe(MESSAGE_OVERHEAD_TOKENS + 1 + 2 + 3 + TOOL_CALL_OVERHEAD_TOKENS);
+  });
+
+  it('counts in the encoding of its tokenizer', () => {
+    const message: Message = { id: 'c', role: 'user', parts: [{ type: 'text', text: '日本語のテキスト' }] };
+    expect(new TokenCounter(o200k).countMessage(message)).toBe(6 + MESSAGE_OVERHEAD_TOKENS);
+    expect(new TokenCounter(createTokenizer('cl100k_base')).countMessage(message)).toBe(8 + MESSAGE_OVERHEAD_TOKENS);
+  });
+
+  it('tokenises each message once, however many times the conversation is counted', () => {
+    const tokenizer = spyTokenizer();
+    const counter = new TokenCounter(tokenizer);
+    const conversation: Message[] = Array.from({ length: 50 }, (_, index) => ({
+      id: `m${index}`,
+      role: index % 2 === 0 ? 'user' : 'assistant',
+      parts: [{ type: 'text', text: `message number ${index}` }],
+    }));
+    const first = counter.countMessages(conversation);
+    for (let round = 0; round < 5; round += 1) expect(counter.countMessages(conversation)).toBe(first);
+    expect(tokenizer.countTokens).toHaveBeenCalledTimes(50);
+
+    conversation.push({ id: 'new', role: 'user', parts: [{ type: 'text', text: 'one more' }] });
+    expect(counter.countMessages(conversation)).toBe(first + 'one more'.length + MESSAGE_OVERHEAD_TOKENS);
+    expect(tokenizer.countTokens).toHaveBeenCalledTimes(51);
+  });
+
+  it('counts an edited copy afresh (the cache is keyed by object, and messages are immutable)', () => {
+    const tokenizer = spyTokenizer();
+    const counter = new TokenCounter(tokenizer);
+    const original: Message = { id: 'x', role: 'tool', parts: [{ type: 'tool-result', callId: 'c', output: 'a'.repeat(100) }] };
+    const edited: Message = { ...original, parts: [{ type: 'tool-result', callId: 'c', output: 'a'.repeat(10) }] };
+    expect(counter.countMessage(original)).toBe(100 + MESSAGE_OVERHEAD_TOKENS);
+    expect(counter.countMessage(edited)).toBe(10 + MESSAGE_OVERHEAD_TOKENS);
+  });
+
+  it('counts an empty conversation as zero', () => {
+    expect(new TokenCounter(o200k).countMessages([])).toBe(0);
+  });
+});
