@@ -1,0 +1,18 @@
+import { createTrimProvider } from './trim-provider.js';
+
+export { additionalPassThresholds, createTrimProvider, LOW_SAVING_SHARE } from './trim-provider.js';
+export type { ResolvedTrimOptions, TrimOptions } from './trim-options.js';
+export { resolveTrimOptions, TRIM_DEFAULTS } from './trim-options.js';
+export { stripReasoning } from './strip-reasoning.js';
+export { indexToolCalls, PLACEHOLDER_PREFIX, truncateToolResults } from './truncate-tool-results.js';
+export type { TruncateToolResultsOptions } from './truncate-tool-results.js';
+export { buildToolResultPlaceholder, describeToolCall } from './tool-result-placeholder.js';
+export { compressAssistantMessages } from './compress-assistant-messages.js';
+export { extractKeySentences } from './extract-key-sentences.js';
+export { scoreSentence } from './sentence-scoring.js';
+export type { SentenceScore } from './sentence-scoring.js';
+export { TrimWorkspace } from './trim-workspace.js';
+
+/** The default trim provider (gptme's defaults); `createTrimProvider(options)` for others. */
+const trim = createTrimProvider();
+export default trim;

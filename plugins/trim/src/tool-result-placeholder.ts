@@ -1,0 +1,73 @@
+import type { TokenCounter, ToolCallPart } from '@ollm/core';
+import type { RecordedRemoval } from './trim-workspace.js';
+
+export interface ToolResultPlaceholderInput {
+  readonly output: string;
+  readonly toolName: string | undefined;
+  readonly call: ToolCallPart | undefined;
+  readonly stored: RecordedRemoval;
+  readonly previewLines: number;
+  readonly previewLineCharacters: number;
+  readonly tokens: TokenCounter;
+}
+
+/** The command a call ran, for the placeholder: the usual argument names, else the raw input. */
+export function describeToolCall(call: ToolCallPart | undefined): string | undefined {
+  if (!call) return undefined;
+  const input = call.input;
+  if (input && typeof input === 'object' && !Array.isArray(input)) {
+    const record = input as Record<string, unknown>;
+    for (const key of ['command', 'cmd', 'query', 'path', 'file_path', 'url', 'code']) {
+      const value = record[key];
+      if (typeof value === 'string' && value.length > 0) return value;
+    }
+  }
+  if (typeof input === 'string' && input.length > 0) return input;
+  return call.rawInput ?? (input === undefined ? undefined : JSON.stringify(input));
+}
+
+function shorten(line: string, limit: number): string {
+  return line.length <= limit ? line : `${line.slice(0, limit)}… (${line.length - limit} more characters)`;
+}
+
+/** First line of a command, capped: heredocs that write whole files stay in the call itself. */
+function commandLine(command: string, limit: number): string {
+  const lines = command.split('\n');
+  const first = shorten(lines[0]!, limit);
+  return lines.length > 1 ? `${first} … (${lines.length - 1} more lines)` : first;
+}
+
+function render(input: ToolResultPlaceholderInput, removedTokens: number, originalTokens: number): string {
+  const { output, stored, previewLines, previewLineCharacters } = input;
+  const lines = output.split('\n');
+  const head = lines.slice(0, previewLines);
+  const tail = lines.slice(Math.max(previewLines, lines.length - previewLines));
+  const omitted = lines.length - head.length - tail.length;
+  const command = describeToolCall(input.call);
+  const text = [
+    `[ollm trim] Output of tool \`${input.toolName ?? input.call?.name ?? 'unknown'}\` truncated: ${removedTokens} of ${originalTokens} tokens removed (${lines.length} lines).`,
+    ...(command !== undefined ? [`Command: ${commandLine(command, previewLineCharacters * 2)}`] : []),
+    ...(previewLines > 0 ? [`First lines:`, ...head.map((line) => `  ${shorten(line, previewLineCharacters)}`)] : []),
+    ...(omitted > 0 ? [`  … ${omitted} lines omitted …`] : []),
+    ...(previewLines > 0 && tail.length > 0 ? [`Last lines:`, ...tail.map((line) => `  ${shorten(line, previewLineCharacters)}`)] : []),
+    stored.path !== undefined
+      ? `Full output saved to ${stored.path} (sha256 ${stored.sha256}). To read it back, run: ollm recover ${stored.sha256}`
+      : `Full output NOT saved (no logdir configured), so it cannot be recovered; sha256 ${stored.sha256}.`,
+  ];
+  return text.join('\n');
+}
+
+/**
+ * The text that replaces a truncated tool output: tool name, command, tokens removed, a head and
+ * tail preview and where the full output is, so a model reading it knows how to get it back.
+ */
+export function buildToolResultPlaceholder(input: ToolResultPlaceholderInput): string {
+  const originalTokens = input.tokens.countText(input.output);
+  // The removed count depends on the placeholder's own size; two rounds settle it (digits change little).
+  let placeholder = render(input, originalTokens, originalTokens);
+  for (let round = 0; round < 2; round++) {
+    const removed = Math.max(0, originalTokens - input.tokens.countText(placeholder));
+    placeholder = render(input, removed, originalTokens);
+  }
+  return placeholder;
+}

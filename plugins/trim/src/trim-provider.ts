@@ -1,0 +1,129 @@
+import {
+  buildCompactionResult,
+  createTokenizer,
+  partText,
+  TokenCounter,
+  TOOL_CALL_OVERHEAD_TOKENS,
+  type CompactionResult,
+  type CompressionConfig,
+  type ContextProvider,
+  type Message,
+  type ProviderContext,
+} from '@ollm/core';
+import { compressAssistantMessages } from './compress-assistant-messages.js';
+import { stripReasoning } from './strip-reasoning.js';
+import { resolveTrimOptions, type ResolvedTrimOptions, type TrimOptions } from './trim-options.js';
+import { TrimWorkspace } from './trim-workspace.js';
+import { indexToolCalls, truncateToolResults } from './truncate-tool-results.js';
+
+/** Below this share of the input saved, trim says so and points to `summarize` (gptme's rule). */
+export const LOW_SAVING_SHARE = 0.1;
+
+/**
+ * The thresholds of the additional passes: halve the tool-result threshold after each pass,
+ * from half of `maxToolResultTokens` down to (and including) `minToolResultTokens`.
+ */
+export function additionalPassThresholds(options: ResolvedTrimOptions): number[] {
+  if (!options.additionalPasses) return [];
+  const thresholds: number[] = [];
+  let threshold = Math.floor(options.maxToolResultTokens / 2);
+  while (threshold > options.minToolResultTokens) {
+    thresholds.push(threshold);
+    threshold = Math.floor(threshold / 2);
+  }
+  if (options.minToolResultTokens < options.maxToolResultTokens) thresholds.push(options.minToolResultTokens);
+  return thresholds;
+}
+
+/** Tokens trim can never remove: system, user and pinned messages, and tool calls. */
+function untouchableTokens(workspace: TrimWorkspace): { messages: number; toolCalls: number } {
+  let messages = 0;
+  let toolCalls = 0;
+  workspace.messages.forEach((message, index) => {
+    if (workspace.isProtected(index)) {
+      messages += workspace.tokens.countMessage(message);
+      return;
+    }
+    for (const part of message.parts) {
+      if (part.type === 'tool-call') toolCalls += workspace.tokens.countText(partText(part)) + TOOL_CALL_OVERHEAD_TOKENS;
+    }
+  });
+  return { messages, toolCalls };
+}
+
+function describeLimitations(workspace: TrimWorkspace, tokensBefore: number): string[] {
+  const limitations: string[] = [];
+  if (workspace.removed.length > 0 && workspace.logdir === undefined) {
+    limitations.push(
+      `removed content is not recoverable: no logdir was given, so only the sha256 of each of the ${workspace.removed.length} removed pieces is recorded`,
+    );
+  }
+  const after = workspace.totalTokens;
+  if (workspace.overLimit) {
+    const floor = untouchableTokens(workspace);
+    limitations.push(
+      `still over the limit: ${after} tokens for a limit of ${workspace.limit}; ${floor.messages} tokens are in system, user and pinned messages and ${floor.toolCalls} in tool calls, which trim never edits, and every other tool output, old reasoning and long old assistant message is already trimmed; use the summarize provider to go further`,
+    );
+  }
+  const saved = tokensBefore - after;
+  // Stopping early because the target was reached is success, not a low saving.
+  if ((workspace.limit === undefined || workspace.overLimit) && saved < LOW_SAVING_SHARE * tokensBefore) {
+    const share = tokensBefore === 0 ? 0 : (100 * saved) / tokensBefore;
+    limitations.push(`trim saved only ${share.toFixed(1)}% of ${tokensBefore} tokens (under 10%); the summarize provider (/compact summarize) can shrink this conversation further`);
+  }
+  return limitations;
+}
+
+function countWith(context: ProviderContext | undefined): TokenCounter {
+  return context?.tokens ?? new TokenCounter(createTokenizer('o200k_base'));
+}
+
+/** gptme's rule-based trim as a provider; `options` override the config's thresholds (see README). */
+export function createTrimProvider(options: TrimOptions = {}): ContextProvider {
+  return {
+    specificationVersion: 'v1',
+    name: 'trim',
+    description: 'Rule-based, no model: strips old reasoning, truncates the largest tool outputs (saved for recovery), compresses long old assistant messages extractively',
+
+    shouldCompress(messages: readonly Message[], config: CompressionConfig, context?: ProviderContext): boolean {
+      if (config.limit === undefined) return false;
+      return countWith(context).countMessages(messages) > config.limit;
+    },
+
+    async compress(messages: readonly Message[], config: CompressionConfig, context: ProviderContext): Promise<CompactionResult> {
+      const startedAt = performance.now();
+      const resolved = resolveTrimOptions(options, config);
+      const tokens = countWith(context);
+      const workspace = new TrimWorkspace(messages, tokens, config.logdir, config.limit);
+      const tokensBefore = workspace.totalTokens;
+      const calls = indexToolCalls(messages);
+      const preview = { previewLines: resolved.previewLines, previewLineCharacters: resolved.previewLineCharacters };
+
+      const reasoning = stripReasoning(workspace, resolved.reasoningStripAgeThreshold);
+      context?.abortSignal?.throwIfAborted();
+      let truncated = truncateToolResults(workspace, calls, { threshold: resolved.maxToolResultTokens, ...preview });
+      context?.abortSignal?.throwIfAborted();
+      const extracted = compressAssistantMessages(workspace, {
+        ageThreshold: resolved.reasoningStripAgeThreshold,
+        minTokens: resolved.extractiveMinTokens,
+        keepRatio: resolved.extractiveKeepRatio,
+      });
+      for (const threshold of additionalPassThresholds(resolved)) {
+        if (!workspace.overLimit) break;
+        context?.abortSignal?.throwIfAborted();
+        truncated += truncateToolResults(workspace, calls, { threshold, ...preview });
+      }
+      context?.logger.debug(
+        `trim: ${reasoning} reasoning stripped, ${truncated} tool outputs truncated, ${extracted} messages compressed; ${tokensBefore} -> ${workspace.totalTokens} tokens`,
+      );
+      return buildCompactionResult({
+        input: messages,
+        output: workspace.messages,
+        tokens,
+        startedAt,
+        removed: workspace.removed,
+        limitations: describeLimitations(workspace, tokensBefore),
+      });
+    },
+  };
+}

@@ -1,0 +1,72 @@
+import { withParts, type Message, type ToolCallPart } from '@ollm/core';
+import { buildToolResultPlaceholder } from './tool-result-placeholder.js';
+import type { TrimWorkspace } from './trim-workspace.js';
+
+/** Every placeholder starts with this, so a later pass (or a later compaction) never truncates one again. */
+export const PLACEHOLDER_PREFIX = '[ollm trim]';
+
+export interface TruncateToolResultsOptions {
+  readonly threshold: number;
+  readonly previewLines: number;
+  readonly previewLineCharacters: number;
+}
+
+interface Candidate {
+  readonly messageIndex: number;
+  readonly partIndex: number;
+  readonly tokens: number;
+}
+
+/** Tool calls by id, to name the command in a placeholder. Tool calls are never edited, so this stays valid. */
+export function indexToolCalls(messages: readonly Message[]): Map<string, ToolCallPart> {
+  const calls = new Map<string, ToolCallPart>();
+  for (const message of messages) {
+    for (const part of message.parts) if (part.type === 'tool-call') calls.set(part.callId, part);
+  }
+  return calls;
+}
+
+/**
+ * Phase 2: replaces tool outputs over `threshold` tokens with a recoverable placeholder, largest
+ * first (earliest first on ties), stopping as soon as the conversation is under the limit; without
+ * a limit every output over the threshold is truncated. Returns the number truncated.
+ */
+export function truncateToolResults(
+  workspace: TrimWorkspace,
+  calls: ReadonlyMap<string, ToolCallPart>,
+  options: TruncateToolResultsOptions,
+): number {
+  const candidates: Candidate[] = [];
+  workspace.messages.forEach((message, messageIndex) => {
+    if (workspace.isProtected(messageIndex)) return;
+    message.parts.forEach((part, partIndex) => {
+      if (part.type !== 'tool-result' || part.output.startsWith(PLACEHOLDER_PREFIX)) return;
+      const tokens = workspace.tokens.countText(part.output);
+      if (tokens > options.threshold) candidates.push({ messageIndex, partIndex, tokens });
+    });
+  });
+  candidates.sort((a, b) => b.tokens - a.tokens || a.messageIndex - b.messageIndex || a.partIndex - b.partIndex);
+
+  let truncated = 0;
+  for (const candidate of candidates) {
+    if (!workspace.shouldContinue) break;
+    const message = workspace.messages[candidate.messageIndex]!;
+    const part = message.parts[candidate.partIndex];
+    if (part?.type !== 'tool-result') continue;
+    const stored = workspace.store(part.output);
+    const placeholder = buildToolResultPlaceholder({
+      output: part.output,
+      toolName: part.name,
+      call: calls.get(part.callId),
+      stored,
+      previewLines: options.previewLines,
+      previewLineCharacters: options.previewLineCharacters,
+      tokens: workspace.tokens,
+    });
+    const parts = message.parts.map((existing, index) => (index === candidate.partIndex ? { ...part, output: placeholder } : existing));
+    if (!workspace.replace(candidate.messageIndex, withParts(message, parts))) continue;
+    workspace.record(message.id, 'tool-result', part.output, stored);
+    truncated++;
+  }
+  return truncated;
+}
