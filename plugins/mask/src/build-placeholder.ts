@@ -1,0 +1,38 @@
+import { countLines, describeOutput } from './describe-output.js';
+
+/** Every placeholder starts with this, so a second pass recognises (and never re-masks) one. */
+export const PLACEHOLDER_PREFIX = '[ollm mask] ';
+
+/** Hex digits of the sha256 shown in the `ollm recover` hint (a unique prefix, as git takes). */
+export const SHA_PREFIX_LENGTH = 12;
+
+export interface PlaceholderInput {
+  /** The call as `describeCall` renders it. */
+  readonly call: string;
+  readonly output: string;
+  readonly outputTokens: number;
+  readonly isError?: boolean;
+  readonly sha256: string;
+  /** Where the output was saved; absent when there was no logdir. */
+  readonly path?: string;
+}
+
+/**
+ * The text that replaces a masked tool output: which call produced it, how big it was, a one-line
+ * hint of what it said, and how to get it back. Two or three short lines, so a model still knows
+ * that the command ran and what kind of answer came back.
+ */
+export function buildPlaceholder(input: PlaceholderInput): string {
+  const lines = countLines(input.output);
+  const size = `${input.outputTokens} tokens, ${lines} line${lines === 1 ? '' : 's'}`;
+  const hint = `${input.isError ? 'error; ' : ''}${describeOutput(input.output)}`;
+  // The path carries the full sha256 once; a second full copy would cost ~35 tokens per mask.
+  const recovery = input.path === undefined
+    ? 'not saved (no logdir), not recoverable'
+    : `saved: ${input.path} (ollm recover ${input.sha256.slice(0, SHA_PREFIX_LENGTH)})`;
+  return `${PLACEHOLDER_PREFIX}old output of \`${input.call}\` masked (${size})\n${hint}\n${recovery}`;
+}
+
+export function isPlaceholder(output: string): boolean {
+  return output.startsWith(PLACEHOLDER_PREFIX);
+}

@@ -1,0 +1,175 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  compactWith,
+  createProviderContext,
+  findIntegrityViolations,
+  resolveCompressionConfig,
+  sha256Hex,
+  type CompressionConfig,
+  type Message,
+} from '@ollm/core';
+import mask, { createMaskProvider, isPlaceholder, PLACEHOLDER_PREFIX } from './index.js';
+import { bashOutput, buildConversation, resultOutput, type ToolTurn } from './test-support/build-conversation.js';
+
+const context = createProviderContext();
+const logdir = mkdtempSync(join(tmpdir(), 'ollm-mask-'));
+afterAll(() => rmSync(logdir, { recursive: true, force: true }));
+
+function turns(count: number, extra: Partial<ToolTurn> = {}): ToolTurn[] {
+  return Array.from({ length: count }, (_, index) => ({ command: `grep -rn handler_${index} /testbed`, output: bashOutput(`area${index}`), ...extra }));
+}
+
+async function run(messages: readonly Message[], config: Partial<CompressionConfig> = {}, provider = mask) {
+  const result = await provider.compress(messages, resolveCompressionConfig({ logdir, ...config }), context);
+  expect(findIntegrityViolations(messages, result, context.tokens)).toEqual([]);
+  return result;
+}
+
+function maskedTurns(messages: readonly Message[], count: number): number[] {
+  return Array.from({ length: count }, (_, index) => index).filter((index) => isPlaceholder(resultOutput(messages, index)));
+}
+
+describe('mask provider', () => {
+  it('is a v1 provider named mask', () => {
+    expect(mask.specificationVersion).toBe('v1');
+    expect(mask.name).toBe('mask');
+  });
+
+  it('shouldCompress only with a limit the conversation exceeds', () => {
+    const messages = buildConversation(turns(3));
+    const tokens = context.tokens.countMessages(messages);
+    expect(mask.shouldCompress(messages, resolveCompressionConfig(), context)).toBe(false);
+    expect(mask.shouldCompress(messages, resolveCompressionConfig({ limit: tokens }), context)).toBe(false);
+    expect(mask.shouldCompress(messages, resolveCompressionConfig({ limit: tokens - 1 }), context)).toBe(true);
+  });
+
+  it('without a limit masks every tool output but the last 10 (mode all)', async () => {
+    const messages = buildConversation(turns(14));
+    const result = await run(messages);
+    expect(maskedTurns(result.messages, 14)).toEqual([0, 1, 2, 3]);
+    expect(result.removed.map((entry) => entry.messageId)).toEqual(['tool_0', 'tool_1', 'tool_2', 'tool_3']);
+    expect(result.stats.tokensAfter).toBeLessThan(result.stats.tokensBefore);
+  });
+
+  it('honours keepLast from options and from config.extraConfig (config wins)', async () => {
+    const messages = buildConversation(turns(6));
+    expect(maskedTurns((await run(messages, {}, createMaskProvider({ keepLast: 2 }))).messages, 6)).toEqual([0, 1, 2, 3]);
+    const fromConfig = await run(messages, { extraConfig: { keepLast: 5 } }, createMaskProvider({ keepLast: 2 }));
+    expect(maskedTurns(fromConfig.messages, 6)).toEqual([0]);
+    expect(maskedTurns((await run(messages, { extraConfig: { keepLast: 0 } })).messages, 6)).toEqual([0, 1, 2, 3, 4, 5]);
+  });
+
+  it('until-limit masks oldest first and stops once under the limit', async () => {
+    const messages = buildConversation(turns(16));
+    const before = context.tokens.countMessages(messages);
+    const result = await run(messages, { limit: before - 1200 });
+    const masked = maskedTurns(result.messages, 16);
+    expect(masked.length).toBeGreaterThan(0);
+    expect(masked.length).toBeLessThan(6);
+    expect(masked).toEqual(Array.from({ length: masked.length }, (_, index) => index));
+    expect(result.stats.tokensAfter).toBeLessThanOrEqual(before - 1200);
+    expect(result.limitations.some((line) => line.includes('over the limit'))).toBe(false);
+
+    const all = await run(messages, { limit: before - 1200, extraConfig: { mode: 'all' } });
+    expect(maskedTurns(all.messages, 16)).toEqual([0, 1, 2, 3, 4, 5]);
+  });
+
+  it('reports the numbers when masking all it may still leaves it over the limit', async () => {
+    const messages = buildConversation(turns(12));
+    const result = await run(messages, { limit: 100 });
+    expect(maskedTurns(result.messages, 12)).toEqual([0, 1]);
+    const note = result.limitations.find((line) => line.includes('over the limit'));
+    expect(note).toContain(`still ${result.stats.tokensAfter} tokens`);
+    expect(note).toContain('limit of 100');
+    expect(note).toContain('the last 10 (keepLast 10)');
+  });
+
+  it('placeholder keeps the call, size, hint and recovery path, and is smaller', async () => {
+    const messages = buildConversation(turns(11));
+    const original = resultOutput(messages, 0);
+    const result = await run(messages);
+    const placeholder = resultOutput(result.messages, 0);
+    expect(placeholder.startsWith(PLACEHOLDER_PREFIX)).toBe(true);
+    expect(placeholder).toContain('bash: grep -rn handler_0 /testbed');
+    expect(placeholder).toContain(`${context.tokens.countText(original)} tokens, 43 lines`);
+    expect(placeholder).toContain('returncode 0; first line: "/testbed/django/area0/module_0.py:1: def handler_0(request): pass"');
+    const [entry] = result.removed;
+    expect(entry?.sha256).toBe(sha256Hex(original));
+    expect(placeholder).toContain(`ollm recover ${entry?.sha256.slice(0, 12)}`);
+    expect(placeholder).toContain(entry?.path);
+    expect(readFileSync(entry!.path!, 'utf8')).toBe(original);
+    expect(entry?.originalTokens).toBe(context.tokens.countText(original));
+    expect(context.tokens.countText(placeholder)).toBeLessThan(entry!.originalTokens);
+  });
+
+  it('never touches tool calls, ids, roles, timestamps or other messages', async () => {
+    const messages = buildConversation(turns(12));
+    const result = await run(messages);
+    expect(result.messages.map((message) => [message.id, message.role, message.timestamp])).toEqual(
+      messages.map((message) => [message.id, message.role, message.timestamp]),
+    );
+    for (const [index, message] of result.messages.entries()) {
+      if (message.role !== 'tool') expect(message).toBe(messages[index]);
+      const callIds = message.parts.map((part) => ('callId' in part ? part.callId : undefined));
+      expect(callIds).toEqual(messages[index]!.parts.map((part) => ('callId' in part ? part.callId : undefined)));
+    }
+  });
+
+  it('neverMask keeps the named tools verbatim, from options or config', async () => {
+    const mixed = turns(13).map((turn, index) => (index % 2 === 0 ? { ...turn, tool: 'read_file' } : turn));
+    const messages = buildConversation(mixed);
+    expect(maskedTurns((await run(messages, {}, createMaskProvider({ neverMask: ['read_file'] }))).messages, 13)).toEqual([1]);
+    expect(maskedTurns((await run(messages, { extraConfig: { neverMask: ['bash'] } })).messages, 13)).toEqual([0, 2]);
+  });
+
+  it('keeps small outputs that a placeholder would not shrink', async () => {
+    const small = turns(12).map((turn, index) => (index === 0 ? { ...turn, output: '<returncode>0</returncode>\n<output>\n</output>' } : turn));
+    const messages = buildConversation(small);
+    const result = await run(messages);
+    expect(resultOutput(result.messages, 0)).toBe(resultOutput(messages, 0));
+    expect(maskedTurns(result.messages, 12)).toEqual([1]);
+  });
+
+  it('never edits user, system or pinned messages even when they hold tool results', async () => {
+    const messages = buildConversation(turns(12)).map((message) => {
+      if (message.id === 'tool_0') return { ...message, role: 'user' as const };
+      if (message.id === 'tool_1') return { ...message, pinned: true };
+      return message;
+    });
+    const result = await run(messages);
+    expect(result.messages[3]).toBe(messages[3]);
+    expect(result.messages[5]).toBe(messages[5]);
+    expect(maskedTurns(result.messages, 12)).toEqual([]);
+  });
+
+  it('is idempotent: a second pass masks nothing more', async () => {
+    const first = await run(buildConversation(turns(13)));
+    const second = await run(first.messages);
+    expect(second.removed).toEqual([]);
+    expect(second.messages).toEqual(first.messages);
+  });
+
+  it('without logdir records sha256 only and says the content is not recoverable', async () => {
+    const messages = buildConversation(turns(11));
+    const result = await mask.compress(messages, resolveCompressionConfig(), context);
+    expect(result.removed).toEqual([{ messageId: 'tool_0', kind: 'tool-result', sha256: sha256Hex(resultOutput(messages, 0)), originalTokens: expect.any(Number) }]);
+    expect(result.limitations.join('\n')).toContain('not recoverable');
+    expect(resultOutput(result.messages, 0)).toContain('not saved (no logdir)');
+  });
+
+  it('rejects bad options with a clear error', async () => {
+    const messages = buildConversation(turns(2));
+    await expect(run(messages, { extraConfig: { keepLast: -1 } })).rejects.toThrow(/keepLast must be a whole number/);
+    await expect(run(messages, { extraConfig: { mode: 'some' } })).rejects.toThrow(/mode must be "all" or "until-limit"/);
+    await expect(run(messages, { extraConfig: { neverMask: 'bash' } })).rejects.toThrow(/neverMask must be a list/);
+  });
+
+  it('passes the host validation in compactWith', async () => {
+    const messages = buildConversation(turns(12));
+    const result = await compactWith(mask, messages, { config: { logdir } });
+    expect(result.removed).toHaveLength(2);
+  });
+});

@@ -1,0 +1,122 @@
+import {
+  buildCompactionResult,
+  saveRemovedContent,
+  withParts,
+  type CompactionResult,
+  type CompressionConfig,
+  type ContextProvider,
+  type Message,
+  type MessagePart,
+  type ProviderContext,
+  type RemovedContent,
+} from '@ollm/core';
+import { findObservations } from './find-observations.js';
+import { resolveMaskOptions, type MaskOptions, type ResolvedMaskOptions } from './mask-options.js';
+import { planMasking, type MaskingPlan, type PlannedMask } from './plan-masking.js';
+
+export const MASK_PROVIDER_NAME = 'mask';
+
+/**
+ * Observation masking (JetBrains, "The Complexity Trap", 2025): the last `keepLast` tool results
+ * stay verbatim, older ones become a short placeholder naming the call, the output's size, a
+ * one-line hint and where the full output is saved. Tool calls, and every system, user and pinned
+ * message, are never touched.
+ */
+export function createMaskProvider(options: MaskOptions = {}): ContextProvider {
+  return {
+    specificationVersion: 'v1',
+    name: MASK_PROVIDER_NAME,
+    description: 'Observation masking: keeps the last M tool results verbatim and masks older ones with recoverable placeholders',
+    shouldCompress(messages, config, context) {
+      return config.limit !== undefined && context.tokens.countMessages(messages) > config.limit;
+    },
+    async compress(messages, config, context) {
+      return compressMessages(messages, config, context, resolveMaskOptions(options, config));
+    },
+  };
+}
+
+function compressMessages(
+  messages: readonly Message[],
+  config: CompressionConfig,
+  context: ProviderContext,
+  options: ResolvedMaskOptions,
+): CompactionResult {
+  const startedAt = performance.now();
+  context.abortSignal?.throwIfAborted();
+  const tokensBefore = context.tokens.countMessages(messages);
+  const plan = planMasking({
+    observations: findObservations(messages),
+    options,
+    tokens: context.tokens,
+    tokensBefore,
+    ...(config.limit !== undefined ? { limit: config.limit } : {}),
+    ...(config.logdir !== undefined ? { logdir: config.logdir } : {}),
+  });
+
+  const removed = plan.masks.map((mask) => saveMask(mask, messages, config.logdir));
+  const output = applyMasks(messages, plan.masks);
+  const limitations = describeLimitations(plan, options, config, tokensBefore);
+  context.logger.debug(`mask: masked ${plan.masks.length} tool outputs, ${tokensBefore} -> ${plan.tokensAfter} tokens`);
+  return buildCompactionResult({ input: messages, output, tokens: context.tokens, startedAt, removed, limitations });
+}
+
+function saveMask(mask: PlannedMask, messages: readonly Message[], logdir: string | undefined): RemovedContent {
+  const { observation } = mask;
+  const entry = {
+    messageId: messages[observation.messageIndex]!.id,
+    kind: 'tool-result',
+    sha256: mask.sha256,
+    originalTokens: mask.outputTokens,
+  };
+  if (logdir === undefined) return entry;
+  const saved = saveRemovedContent(logdir, observation.result.output);
+  return { ...entry, path: saved.path };
+}
+
+/** New message objects (same id, role, timestamp) only for messages that lost an output. */
+function applyMasks(messages: readonly Message[], masks: readonly PlannedMask[]): Message[] {
+  const byMessage = new Map<number, Map<number, string>>();
+  for (const mask of masks) {
+    const { messageIndex, partIndex } = mask.observation;
+    const parts = byMessage.get(messageIndex) ?? new Map<number, string>();
+    parts.set(partIndex, mask.placeholder);
+    byMessage.set(messageIndex, parts);
+  }
+  return messages.map((message, messageIndex) => {
+    const replacements = byMessage.get(messageIndex);
+    if (!replacements) return message;
+    const parts = message.parts.map((part, partIndex): MessagePart => {
+      const placeholder = replacements.get(partIndex);
+      return placeholder === undefined || part.type !== 'tool-result' ? part : { ...part, output: placeholder };
+    });
+    return withParts(message, parts);
+  });
+}
+
+function describeLimitations(
+  plan: MaskingPlan,
+  options: ResolvedMaskOptions,
+  config: CompressionConfig,
+  tokensBefore: number,
+): string[] {
+  const limitations: string[] = [];
+  if (plan.masks.length > 0) {
+    limitations.push(
+      config.logdir === undefined
+        ? `mask: ${plan.masks.length} tool outputs were masked without a logdir; only their sha256 is recorded, the removed content is not recoverable`
+        : `mask: ${plan.masks.length} tool outputs were replaced by placeholders; the full outputs are saved under ${config.logdir}`,
+    );
+  }
+  if (config.limit !== undefined && plan.tokensAfter > config.limit) {
+    const { kept } = plan;
+    limitations.push(
+      `mask: still ${plan.tokensAfter} tokens, ${plan.tokensAfter - config.limit} over the limit of ${config.limit} ` +
+        `(from ${tokensBefore}) after masking ${plan.masks.length} tool outputs; kept verbatim: the last ${kept.recent} ` +
+        `(keepLast ${options.keepLast}), ${kept.neverMask} neverMask, ${kept.wouldNotShrink} too small to shrink, ` +
+        `${kept.notEditable} in system/user/pinned messages, ${kept.alreadyMasked} already masked. ` +
+        'The rest is not tool output: a later stage (code-aware, goal-aware, summarize) must reduce it',
+    );
+  }
+  return limitations;
+}

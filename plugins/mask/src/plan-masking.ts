@@ -1,0 +1,93 @@
+import { join } from 'node:path';
+import { RECOVERY_FOLDER, sha256Hex, type TokenCounter, type ToolResultPart } from '@ollm/core';
+import { buildPlaceholder, isPlaceholder } from './build-placeholder.js';
+import { describeCall } from './describe-call.js';
+import type { Observation } from './find-observations.js';
+import type { ResolvedMaskOptions } from './mask-options.js';
+
+/** One tool output chosen for masking. */
+export interface PlannedMask {
+  readonly observation: Observation;
+  readonly placeholder: string;
+  readonly sha256: string;
+  readonly outputTokens: number;
+  readonly placeholderTokens: number;
+}
+
+/** Why older outputs were left verbatim, for the limitations report. */
+export interface KeptCounts {
+  readonly recent: number;
+  readonly neverMask: number;
+  readonly notEditable: number;
+  readonly alreadyMasked: number;
+  readonly wouldNotShrink: number;
+}
+
+export interface MaskingPlan {
+  readonly masks: readonly PlannedMask[];
+  readonly kept: KeptCounts;
+  readonly tokensAfter: number;
+  /** True when `until-limit` stopped early because the conversation fit. */
+  readonly stoppedAtLimit: boolean;
+}
+
+export interface PlanMaskingInput {
+  readonly observations: readonly Observation[];
+  readonly options: ResolvedMaskOptions;
+  readonly tokens: TokenCounter;
+  readonly tokensBefore: number;
+  readonly limit?: number;
+  readonly logdir?: string;
+}
+
+/**
+ * Chooses which tool outputs to mask, oldest first: never the last `keepLast` results, never a
+ * `neverMask` tool, never one in a message that may not be edited, never an output the
+ * placeholder would not shrink by `minimumTokensSaved`. In `until-limit` mode it stops as soon as
+ * the running total fits `limit`.
+ */
+export function planMasking(input: PlanMaskingInput): MaskingPlan {
+  const { observations, options, tokens, limit } = input;
+  const recentStart = Math.max(0, observations.length - options.keepLast);
+  const stopAtLimit = options.mode === 'until-limit' && limit !== undefined;
+  const kept = { recent: observations.length - recentStart, neverMask: 0, notEditable: 0, alreadyMasked: 0, wouldNotShrink: 0 };
+  const masks: PlannedMask[] = [];
+  let total = input.tokensBefore;
+  let stoppedAtLimit = false;
+
+  for (const observation of observations.slice(0, recentStart)) {
+    if (stopAtLimit && total <= limit) {
+      stoppedAtLimit = true;
+      break;
+    }
+    const { result } = observation;
+    if (!observation.editable) kept.notEditable += 1;
+    else if (observation.toolName !== undefined && options.neverMask.has(observation.toolName)) kept.neverMask += 1;
+    else if (isPlaceholder(result.output)) kept.alreadyMasked += 1;
+    else {
+      const mask = planOne(observation, result, tokens, input.logdir);
+      if (mask.outputTokens - mask.placeholderTokens < Math.max(1, options.minimumTokensSaved)) kept.wouldNotShrink += 1;
+      else {
+        masks.push(mask);
+        total -= mask.outputTokens - mask.placeholderTokens;
+      }
+    }
+  }
+  return { masks, kept, tokensAfter: total, stoppedAtLimit };
+}
+
+function planOne(observation: Observation, result: ToolResultPart, tokens: TokenCounter, logdir: string | undefined): PlannedMask {
+  const sha256 = sha256Hex(result.output);
+  // The same path saveRemovedContent writes to, so the placeholder can name it before saving.
+  const path = logdir === undefined ? undefined : join(logdir, RECOVERY_FOLDER, `${sha256}.txt`);
+  const outputTokens = tokens.countText(result.output);
+  const placeholder = buildPlaceholder({
+    call: describeCall(observation.toolName, observation.call),
+    output: result.output,
+    outputTokens,
+    sha256,
+    ...(result.isError ? { isError: true } : {}),
+    ...(path !== undefined ? { path } : {}),
+  });
+  return { observation, placeholder, sha256, outputTokens, placeholderTokens: tokens.countText(placeholder) };
+}
