@@ -1,0 +1,4 @@
+import { runProviderConformance } from '@ollm/provider-conformance';
+import { createMaskProvider } from './index.js';
+
+runProviderConformance(() => createMaskProvider());
