@@ -30,6 +30,9 @@ export { InvalidProviderOutputError } from './errors/invalid-provider-output-err
 export { InvalidTranscriptError } from './errors/invalid-transcript-error.js';
 export { ProviderExecutionError } from './errors/provider-execution-error.js';
 export { InvalidArgumentError } from './errors/invalid-argument-error.js';
+export type { ModelUnavailableReason } from './errors/model-unavailable-error.js';
+export { ModelUnavailableError } from './errors/model-unavailable-error.js';
+export { MODEL_RESPONSE_EXCERPT_LENGTH, ModelResponseError } from './errors/model-response-error.js';
 
 // Tokens
 export type { TokenEncoding, Tokenizer } from './tokens/tokenizer.js';
@@ -56,6 +59,14 @@ export type {
   LanguageModelResult,
   LanguageModelUsage,
 } from './spec/language-model.js';
+
+// Model calls: retries, timeouts, connection errors (shared by the @ollm/model-* packages)
+export type { RetryDecision, RetryEvent, RetryOptions, RetryPolicy } from './model/retry.js';
+export { DEFAULT_RETRY_POLICY, backoffDelay, isRetryableModelError, retryWithBackoff } from './model/retry.js';
+export { parseRetryAfter } from './model/retry-after.js';
+export type { CallSignal } from './model/call-signal.js';
+export { createCallSignal } from './model/call-signal.js';
+export { displayURL, errorCode, isConnectionError } from './model/connection-error.js';
 
 // Digest and recovery
 export { CANONICAL_FORM_VERSION, canonicalJson, canonicalMessage } from './digest/canonical-form.js';
