@@ -1,0 +1,4 @@
+import { runProviderConformance } from '@ollm/provider-conformance';
+import { createTrimProvider } from './index.js';
+
+runProviderConformance(() => createTrimProvider());
