@@ -16,10 +16,18 @@ export function findIntegrityViolations(
   tokens: TokenCounter,
 ): IntegrityViolation[] {
   const violations: IntegrityViolation[] = [];
+  // Providers are third-party code: a missing result must be a rule violation, not a TypeError.
+  if (result == null || typeof result !== 'object') {
+    return [{ rule: 'result-shape', detail: `compress returned ${result === null ? 'null' : typeof result}, not a CompactionResult` }];
+  }
   const output: readonly Message[] = result.messages;
   if (!Array.isArray(result.messages) || typeof result.sourceDigest !== 'string') {
     return [{ rule: 'result-shape', detail: 'messages must be an array and sourceDigest a string' }];
   }
+  const malformed = output.findIndex(
+    (message) => message == null || typeof message.id !== 'string' || typeof message.role !== 'string' || !Array.isArray(message.parts),
+  );
+  if (malformed !== -1) return [{ rule: 'result-shape', detail: `output message ${malformed} is not a message (id, role and parts)` }];
   if (!Number.isInteger(result.coveredThrough) || result.coveredThrough < -1 || result.coveredThrough >= input.length) {
     violations.push({ rule: 'result-shape', detail: `coveredThrough ${result.coveredThrough} is outside -1..${input.length - 1}` });
   }
