@@ -1,0 +1,18 @@
+/** Somewhere the CLI writes: `process.stdout`, or a buffer in tests. */
+export interface OutputStream {
+  write(chunk: string | Uint8Array): unknown;
+}
+
+/**
+ * Everything the CLI touches outside itself, injected so that tests run commands in-process
+ * and read what they printed.
+ */
+export interface CliIo {
+  readonly stdout: OutputStream;
+  readonly stderr: OutputStream;
+  /** Relative paths on the command line resolve against this folder. */
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Whether stderr is a terminal: progress and colour are shown only then. */
+  readonly isTTY: boolean;
+}

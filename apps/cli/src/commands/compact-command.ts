@@ -1,0 +1,140 @@
+import { join, resolve } from 'node:path';
+import type { Command } from 'commander';
+import type { Logger, TokenEncoding } from '@ollm/core';
+import type { CliIo } from '../cli-io.js';
+import { globalOptions, type CommandContext } from '../command-context.js';
+import { displayPath, oneLine } from '../exit-codes.js';
+import { formatChange, formatInteger } from '../output/format-number.js';
+import { startSpinner } from '../output/progress-spinner.js';
+import { DEFAULT_LIMIT, parseLimit } from '../parse-limit.js';
+import { resolveLogdir } from '../ollm-home.js';
+import { loadProviders } from '../plugins.js';
+import { readInputTranscript, selectConversations } from '../read-input.js';
+
+interface CompactOptions {
+  readonly provider: string;
+  readonly limit?: string;
+  readonly logdir?: string;
+  readonly out?: string;
+  readonly format?: string;
+  readonly json?: boolean;
+  readonly conversation?: string;
+  readonly encoding: string;
+}
+
+export function registerCompactCommand(program: Command, context: CommandContext): void {
+  program
+    .command('compact')
+    .description('Compact a transcript with a context provider and write it back in the same format.')
+    .argument('<file>', 'transcript file (format detected)')
+    .option('--provider <name>', 'provider name, or a comma list run as a pipeline (mask,trim)', 'trim')
+    .option('--limit <tokens>', 'target size: tokens (8000) or a share of each conversation (50%)', '50%')
+    .option('--logdir <dir>', 'where removed content is saved, as <dir>/removed/<sha256>.txt (default: $OLLM_HOME or ~/.ollm)')
+    .option('--out <file>', 'write the compacted transcript here (atomically) instead of stdout')
+    .option('--format <format>', 'read as this format instead of detecting it; output uses the same format')
+    .option('--json', 'print a JSON report; without --out the transcript is not written (dry run)')
+    .option('--conversation <id>', 'compact only this conversation of a multi-conversation file (the others are kept)')
+    .option('--encoding <encoding>', 'BPE encoding to count with (o200k_base, cl100k_base)', 'o200k_base')
+    .addHelpText(
+      'after',
+      `
+Every provider output is validated (roles, order, timestamps, tool pairing, system and user
+messages unchanged, never larger); an output that breaks a rule exits 1 and nothing is written.
+Removed content is saved byte-for-byte and can be printed with \`ollm recover\`.
+
+Output: without --out the transcript goes to stdout and a one-line summary to stderr.
+--json prints {provider, tokensBefore, tokensAfter, limit, sourceDigest, coveredThrough, removed,
+limitations, timeMs}; for files with several conversations, totals plus a "conversations" list.
+
+Examples:
+  $ ollm compact session.traj.json > small.traj.json
+  $ ollm compact session.traj.json --provider mask,trim --limit 8000 --out small.traj.json
+  $ ollm compact gpt-4o-airline.json --limit 40% --json --out small.json`,
+    )
+    .action(async (file: string, options: CompactOptions, command: Command) => {
+      const { io } = context;
+      const core = await import('@ollm/core');
+      const limit = options.limit === undefined ? DEFAULT_LIMIT : parseLimit(options.limit);
+      if (!limit) {
+        throw new core.InvalidArgumentError({ argument: 'limit', message: `Invalid --limit "${options.limit}": use a token count (8000) or a share (50%).` });
+      }
+      if (options.encoding !== 'o200k_base' && options.encoding !== 'cl100k_base') {
+        throw new core.InvalidArgumentError({ argument: 'encoding', message: `Unknown encoding "${options.encoding}". Encodings: o200k_base, cl100k_base.` });
+      }
+      const transcript = await readInputTranscript(io, file, options.format);
+      const conversations = await selectConversations(transcript, options.conversation);
+      const { registry } = await loadProviders({
+        io,
+        usePlugins: globalOptions(command).plugins,
+        ...(context.registry ? { registry: context.registry } : {}),
+      });
+      const provider = registry.get(options.provider);
+      const logdir = resolveLogdir(io, options.logdir);
+      const { compactTranscript } = await import('../compact/compact-transcript.js');
+      const spinner = startSpinner(io, `${provider.name}: compacting`);
+      let compacted;
+      try {
+        compacted = await compactTranscript({
+          transcript,
+          conversations,
+          provider,
+          limit,
+          logdir,
+          encoding: options.encoding as TokenEncoding,
+          logger: createLogger(io, provider.name, globalOptions(command).debug),
+          onConversation: (position, total) => {
+            if (total > 1) spinner.update(`${provider.name}: conversation ${position + 1}/${total}`);
+          },
+        });
+      } finally {
+        spinner.stop();
+      }
+
+      const transcripts = await import('@ollm/transcripts');
+      const out = options.out === undefined ? null : resolve(io.cwd, options.out);
+      if (out) await transcripts.writeTranscript(out, compacted.transcript);
+      else if (!options.json) io.stdout.write(transcripts.serializeTranscript(compacted.transcript));
+
+      if (options.json) {
+        const { buildCompactionReport } = await import('../compact/compaction-report.js');
+        const report = buildCompactionReport(
+          { file, format: transcript.format, provider: provider.name, out, multiple: transcript.conversations.length > 1 },
+          compacted.reports,
+        );
+        io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+        return;
+      }
+      const before = compacted.reports.reduce((total, report) => total + report.tokensBefore, 0);
+      const after = compacted.reports.reduce((total, report) => total + report.tokensAfter, 0);
+      const saved = compacted.reports.reduce((total, report) => total + report.removed.filter((piece) => piece.path).length, 0);
+      const missed = compacted.reports.filter((report) => report.tokensAfter > report.limit).length;
+      const count = compacted.reports.length > 1 ? `${formatInteger(compacted.reports.length)} conversations, ` : '';
+      const missedNote = missed === 0 ? '' : compacted.reports.length > 1 ? `; limit not reached in ${missed}` : '; limit not reached';
+      const written = out ? `; wrote ${displayPath(out, io.cwd)}` : '';
+      io.stderr.write(
+        `${provider.name}: ${count}${formatInteger(before)} -> ${formatInteger(after)} tokens (${formatChange(before, after)}), ` +
+          `${formatInteger(saved)} pieces saved under ${homeRelative(io, join(logdir, core.RECOVERY_FOLDER))}${missedNote}${written}\n`,
+      );
+    });
+}
+
+/** Provider warnings always reach stderr; info and debug only with --debug. */
+function createLogger(io: CliIo, provider: string, debug: boolean): Logger {
+  const write = (level: string, message: string): void => {
+    io.stderr.write(`ollm: ${provider}: ${level}: ${oneLine(message)}\n`);
+  };
+  return {
+    debug: (message) => {
+      if (debug) write('debug', message);
+    },
+    info: (message) => {
+      if (debug) write('info', message);
+    },
+    warn: (message) => write('warning', message),
+  };
+}
+
+function homeRelative(io: CliIo, path: string): string {
+  const home = io.env['HOME'];
+  return home && path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path;
+}

@@ -1,0 +1,41 @@
+import type { Command } from 'commander';
+import type { CommandContext } from '../command-context.js';
+import { readInputTranscript, selectConversations } from '../read-input.js';
+
+interface DigestOptions {
+  readonly conversation?: string;
+  readonly format?: string;
+}
+
+export function registerDigestCommand(program: Command, context: CommandContext): void {
+  program
+    .command('digest')
+    .description('Print the source digest of a transcript: sha256 over the canonical form of its messages (docs/source-digest.md).')
+    .argument('<file>', 'transcript file (format detected)')
+    .option('--conversation <id>', 'only this conversation of a multi-conversation file')
+    .option('--format <format>', 'read as this format instead of detecting it')
+    .addHelpText(
+      'after',
+      `
+The digest ignores ids and format details, so the same messages give the same digest in any
+format. It is the sourceDigest of every compaction of the file.
+Files with several conversations (tau-bench) print one line each, like sha256sum:
+  <digest>  <file>#<conversation id>
+
+Examples:
+  $ ollm digest session.traj.json
+  $ ollm digest gpt-4o-airline.json --conversation 12`,
+    )
+    .action(async (file: string, options: DigestOptions) => {
+      const { io } = context;
+      const transcript = await readInputTranscript(io, file, options.format);
+      const selected = await selectConversations(transcript, options.conversation);
+      const { computeSourceDigest } = await import('@ollm/core');
+      const multiple = transcript.conversations.length > 1;
+      const lines = selected.map(({ conversation }) => {
+        const digest = computeSourceDigest(conversation.messages);
+        return multiple ? `${digest}  ${file}#${conversation.id}` : `${digest}  ${file}`;
+      });
+      io.stdout.write(`${lines.join('\n')}\n`);
+    });
+}

@@ -1,0 +1,74 @@
+import type { Command } from 'commander';
+import type { TokenEncoding } from '@ollm/core';
+import type { CommandContext } from '../command-context.js';
+import { readInputTranscript, selectConversations } from '../read-input.js';
+
+interface StatsOptions {
+  readonly json?: boolean;
+  readonly encoding: string;
+  readonly conversation?: string;
+  readonly format?: string;
+}
+
+const encodings: readonly TokenEncoding[] = ['o200k_base', 'cl100k_base'];
+
+export function registerStatsCommand(program: Command, context: CommandContext): void {
+  program
+    .command('stats')
+    .description('Show what a transcript\'s context is made of: messages by role, tokens by kind (system, user, assistant text, reasoning, tool calls, tool results).')
+    .argument('<file>', 'transcript file (format detected)')
+    .option('--json', 'print the numbers as JSON')
+    .option('--encoding <encoding>', `BPE encoding to count with (${encodings.join(', ')})`, 'o200k_base')
+    .option('--conversation <id>', 'only this conversation of a multi-conversation file')
+    .option('--format <format>', 'read as this format instead of detecting it')
+    .addHelpText(
+      'after',
+      `
+Each kind counts the text of its parts alone. The total is what the context costs
+(TokenCounter.countMessages): the parts plus 4 tokens per message and 3 per tool call,
+shown as the "overhead" row. Files with several conversations (tau-bench) show one row per
+conversation and the breakdown summed over all of them.
+
+Examples:
+  $ ollm stats session.traj.json
+  $ ollm stats gpt-4o-airline.json --json --encoding cl100k_base`,
+    )
+    .action(async (file: string, options: StatsOptions) => {
+      const { io } = context;
+      const core = await import('@ollm/core');
+      if (!(encodings as readonly string[]).includes(options.encoding)) {
+        throw new core.InvalidArgumentError({
+          argument: 'encoding',
+          message: `Unknown encoding "${options.encoding}". Encodings: ${encodings.join(', ')}.`,
+        });
+      }
+      const encoding = options.encoding as TokenEncoding;
+      const transcript = await readInputTranscript(io, file, options.format);
+      const selected = await selectConversations(transcript, options.conversation);
+      const { computeConversationStats, sumConversationStats } = await import('../stats/conversation-stats.js');
+      const tokens = new core.TokenCounter(core.createTokenizer(encoding));
+      const entries = selected.map(({ conversation }) => ({
+        id: conversation.id,
+        stats: computeConversationStats(conversation.id, conversation.messages, tokens),
+      }));
+      const total = sumConversationStats(entries.map((entry) => entry.stats));
+      if (options.json) {
+        const report = {
+          file,
+          format: transcript.format,
+          encoding,
+          countingNote: 'byKind counts each part\'s text; totalTokens = countMessages (4 per message, 3 per tool call; overheadTokens is the difference)',
+          conversations: entries.map(({ id, stats }) => ({ id, ...stats })),
+          total,
+        };
+        io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+        return;
+      }
+      const render = await import('../stats/render-stats.js');
+      const count = entries.length === 1 ? '1 conversation' : `${entries.length} conversations`;
+      const sections = [`${file} (${transcript.format}, ${count})`];
+      if (entries.length > 1) sections.push(render.renderConversationTable(entries), 'Summed over all conversations:');
+      sections.push(render.renderBreakdown(total), render.countingNote(encoding));
+      io.stdout.write(`${sections.join('\n\n')}\n`);
+    });
+}

@@ -1,0 +1,74 @@
+import {
+  compactWith,
+  createTokenizer,
+  TokenCounter,
+  type ContextProvider,
+  type Logger,
+  type RemovedContent,
+  type TokenEncoding,
+} from '@ollm/core';
+import { withConversationMessages, type Transcript } from '@ollm/transcripts';
+import type { SelectedConversation } from '../read-input.js';
+import { resolveLimit, type TokenLimit } from '../parse-limit.js';
+
+export interface ConversationReport {
+  readonly conversation: string;
+  readonly tokensBefore: number;
+  readonly tokensAfter: number;
+  readonly limit: number;
+  readonly sourceDigest: string;
+  readonly coveredThrough: number;
+  readonly removed: readonly RemovedContent[];
+  readonly limitations: readonly string[];
+  readonly timeMs: number;
+}
+
+export interface CompactTranscriptOptions {
+  readonly transcript: Transcript;
+  readonly conversations: readonly SelectedConversation[];
+  readonly provider: ContextProvider;
+  readonly limit: TokenLimit;
+  readonly logdir: string;
+  readonly encoding: TokenEncoding;
+  readonly logger: Logger;
+  /** Called before each conversation, for progress display. */
+  readonly onConversation?: (position: number, total: number) => void;
+}
+
+export interface CompactedTranscript {
+  readonly transcript: Transcript;
+  readonly reports: readonly ConversationReport[];
+}
+
+/**
+ * Compacts each selected conversation with `compactWith`, so every provider output is validated
+ * before it is used; conversations not selected are kept as they are. Nothing is written here:
+ * the caller writes only after every conversation succeeded.
+ */
+export async function compactTranscript(options: CompactTranscriptOptions): Promise<CompactedTranscript> {
+  const tokens = new TokenCounter(createTokenizer(options.encoding));
+  let transcript = options.transcript;
+  const reports: ConversationReport[] = [];
+  for (const [position, { index, conversation }] of options.conversations.entries()) {
+    options.onConversation?.(position, options.conversations.length);
+    const tokensBefore = tokens.countMessages(conversation.messages);
+    const limit = resolveLimit(options.limit, tokensBefore);
+    const result = await compactWith(options.provider, conversation.messages, {
+      config: { limit, logdir: options.logdir },
+      context: { tokens, logger: options.logger },
+    });
+    transcript = withConversationMessages(transcript, index, result.messages);
+    reports.push({
+      conversation: conversation.id,
+      tokensBefore: result.stats.tokensBefore,
+      tokensAfter: result.stats.tokensAfter,
+      limit,
+      sourceDigest: result.sourceDigest,
+      coveredThrough: result.coveredThrough,
+      removed: result.removed,
+      limitations: result.limitations,
+      timeMs: result.stats.timeMs,
+    });
+  }
+  return { transcript, reports };
+}

@@ -1,0 +1,69 @@
+import { isAbsolute, relative } from 'node:path';
+import { CommanderError } from 'commander';
+
+/** The exit codes of `ollm`, documented in docs/cli.md. */
+export const ExitCode = {
+  ok: 0,
+  failure: 1,
+  badInput: 2,
+  modelUnreachable: 3,
+} as const;
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+
+export interface ErrorReport {
+  readonly exitCode: ExitCode;
+  /** One line, without the `ollm: ` prefix. */
+  readonly message: string;
+}
+
+/** Node's file-system errors that mean the user named a file that cannot be read as input. */
+const badPathCodes = new Set(['ENOENT', 'ENOTDIR', 'EISDIR']);
+
+/**
+ * The one place that maps errors to exit codes and one-line messages. `@ollm/core` is imported
+ * only here on the error path, so that `ollm --help` never loads it.
+ */
+export async function reportError(error: unknown, cwd: string): Promise<ErrorReport> {
+  if (error instanceof CommanderError) {
+    return { exitCode: error.exitCode === 0 ? ExitCode.ok : ExitCode.badInput, message: commanderMessage(error) };
+  }
+  const core = await import('@ollm/core');
+  if (core.InvalidTranscriptError.isInstance(error)) {
+    return { exitCode: ExitCode.badInput, message: `${displayPath(error.file, cwd)}: ${error.position}: ${error.reason}` };
+  }
+  if (core.NoSuchProviderError.isInstance(error) || core.InvalidArgumentError.isInstance(error)) {
+    return { exitCode: ExitCode.badInput, message: error.message };
+  }
+  if (core.OllmError.isInstance(error) && error.code === 'model-unavailable') {
+    return { exitCode: ExitCode.modelUnreachable, message: error.message };
+  }
+  const systemError = error as NodeJS.ErrnoException | undefined;
+  if (systemError && typeof systemError.code === 'string' && badPathCodes.has(systemError.code) && systemError.path) {
+    return { exitCode: ExitCode.badInput, message: `${displayPath(systemError.path, cwd)}: ${fileProblem(systemError.code)}` };
+  }
+  return { exitCode: ExitCode.failure, message: error instanceof Error ? error.message : String(error) };
+}
+
+/** Collapses a message onto one line, so every error is exactly one line on stderr. */
+export function oneLine(message: string): string {
+  return message.replace(/\s*\n\s*/g, ' ').trim();
+}
+
+/** A path as the user would have typed it: relative to the working folder when inside it. */
+export function displayPath(path: string, cwd: string): string {
+  if (!isAbsolute(path)) return path;
+  const relativePath = relative(cwd, path);
+  return relativePath.length > 0 && !relativePath.startsWith('..') && !isAbsolute(relativePath) ? relativePath : path;
+}
+
+function fileProblem(code: string): string {
+  if (code === 'ENOENT') return 'no such file';
+  if (code === 'EISDIR') return 'is a folder, not a file';
+  return 'a parent of this path is not a folder';
+}
+
+function commanderMessage(error: CommanderError): string {
+  return error.message
+    .replace(/^error:\s*/, '')
+    .replace(/\n\(Did you mean (.+)\?\)/, ' (did you mean $1?)');
+}

@@ -1,0 +1,37 @@
+import { resolve } from 'node:path';
+import type { Conversation, Transcript, TranscriptFormat } from '@ollm/transcripts';
+import type { CliIo } from './cli-io.js';
+
+/** Reads a transcript named on the command line; the format is detected unless `--format` names it. */
+export async function readInputTranscript(io: CliIo, file: string, format: string | undefined): Promise<Transcript> {
+  const transcripts = await import('@ollm/transcripts');
+  if (format !== undefined && !(transcripts.TRANSCRIPT_FORMATS as readonly string[]).includes(format)) {
+    const { InvalidArgumentError } = await import('@ollm/core');
+    throw new InvalidArgumentError({
+      argument: 'format',
+      message: `Unknown format "${format}". Formats: ${transcripts.TRANSCRIPT_FORMATS.join(', ')}.`,
+    });
+  }
+  const options = format === undefined ? {} : { format: format as TranscriptFormat };
+  return transcripts.readTranscript(resolve(io.cwd, file), options);
+}
+
+export interface SelectedConversation {
+  readonly index: number;
+  readonly conversation: Conversation;
+}
+
+/** Every conversation of the transcript, or only the one `--conversation ID` names. */
+export async function selectConversations(transcript: Transcript, id: string | undefined): Promise<SelectedConversation[]> {
+  const all = transcript.conversations.map((conversation, index) => ({ index, conversation }));
+  if (id === undefined) return all;
+  const match = all.filter((entry) => entry.conversation.id === id);
+  if (match.length > 0) return match;
+  const { InvalidArgumentError } = await import('@ollm/core');
+  const shown = all.slice(0, 5).map((entry) => entry.conversation.id);
+  const more = all.length > shown.length ? `, ... (${all.length} in all)` : '';
+  throw new InvalidArgumentError({
+    argument: 'conversation',
+    message: `No conversation "${id}" in ${transcript.file}. Conversations: ${shown.join(', ')}${more}.`,
+  });
+}

@@ -1,0 +1,49 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { runOllm } from './run-ollm.js';
+
+const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+describe('ollm global options', () => {
+  it('prints the version from package.json', async () => {
+    const run = await runOllm(['--version']);
+    expect(run.code).toBe(0);
+    expect(run.stdout.trim()).toBe(version);
+  });
+
+  it('lists every command in --help, with exit codes', async () => {
+    const run = await runOllm(['--help']);
+    expect(run.code).toBe(0);
+    for (const command of ['digest', 'stats', 'providers', 'compact', 'recover']) expect(run.stdout).toContain(command);
+    expect(run.stdout).toContain('--no-plugins');
+    expect(run.stdout).toContain('Exit codes');
+  });
+
+  it('gives every command its own help with examples', async () => {
+    for (const command of ['digest', 'stats', 'providers', 'compact', 'recover']) {
+      const run = await runOllm([command, '--help']);
+      expect(run.code, command).toBe(0);
+      expect(run.stdout, command).toContain(`Usage: ollm ${command}`);
+      expect(run.stdout, command).toContain('Examples:');
+    }
+  });
+
+  it('suggests the closest command for a typo, on one line, exit 2', async () => {
+    const run = await runOllm(['digets', 'x.json']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe("ollm: unknown command 'digets' (did you mean digest?)\n");
+  });
+
+  it('rejects an unknown option with exit 2', async () => {
+    const run = await runOllm(['stats', 'x.json', '--bogus']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe("ollm: unknown option '--bogus'\n");
+  });
+
+  it('shows help on stderr and exits 2 when no command is given', async () => {
+    const run = await runOllm([]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('Usage: ollm');
+    expect(run.stdout).toBe('');
+  });
+});
