@@ -1,5 +1,7 @@
 import type { Message } from '../messages/message.js';
 import { computeSourceDigest } from '../digest/source-digest.js';
+import { OllmError } from '../errors/ollm-error.js';
+import { ProviderExecutionError } from '../errors/provider-execution-error.js';
 import { validateCompaction } from '../integrity/validate-compaction.js';
 import type { CompactionResult, FoldedMessage, RemovedContent } from '../spec/compaction-result.js';
 import type { CompressionConfig } from '../spec/compression-config.js';
@@ -32,7 +34,7 @@ export function createPipelineProvider(stages: readonly ContextProvider[]): Cont
       const ran: string[] = [];
       for (const stage of stages) {
         if (config.limit !== undefined && context.tokens.countMessages(current) <= config.limit) break;
-        const result = await stage.compress(current, config, context);
+        const result = await runStage(stage, current, config, context);
         validateCompaction(stage.name, current, result, context.tokens);
         ran.push(stage.name);
         current = result.messages;
@@ -63,4 +65,19 @@ export function createPipelineProvider(stages: readonly ContextProvider[]): Cont
       };
     },
   };
+}
+
+/** Stamps a stage's own error with the stage's name, not the pipeline's (`mask,trim`). */
+async function runStage(
+  stage: ContextProvider,
+  messages: readonly Message[],
+  config: CompressionConfig,
+  context: ProviderContext,
+): Promise<CompactionResult> {
+  try {
+    return await stage.compress(messages, config, context);
+  } catch (error) {
+    if (OllmError.isInstance(error)) throw error;
+    throw new ProviderExecutionError({ provider: stage.name, cause: error });
+  }
 }
