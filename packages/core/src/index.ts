@@ -98,3 +98,42 @@ export {
 } from './registry/provider-registry.js';
 export type { DiscoverOptions, DiscoveredPlugin, DiscoveryReport } from './registry/discover-plugins.js';
 export { PLUGIN_KEYWORD, discoverPlugins, findNearestManifest } from './registry/discover-plugins.js';
+
+// Goals, reliability, events
+export type { GoalUpdate } from './goals/goal-manager.js';
+export { GoalManager, parseGoalMarker, renderGoalBlock } from './goals/goal-manager.js';
+export type { Reliability, ReliabilityLevel } from './reliability/reliability.js';
+export { computeReliability, parseModelSize, reliabilityLevel, reliabilityWarning } from './reliability/reliability.js';
+export type { ContextEventListener, ContextEventName, ContextEvents } from './events/context-events.js';
+export { ContextEventEmitter } from './events/context-events.js';
+
+// Storage: session history, snapshots, ids
+export { ollmHome, resolveInside, validateStorageId } from './storage/storage-id.js';
+export { withFileLock } from './storage/file-lock.js';
+export { redactSecrets } from './storage/redact-secrets.js';
+export { writeFileAtomic } from './storage/write-file-atomic.js';
+export type { SessionEntry, SessionHistoryOptions, SessionRecord } from './storage/session-history.js';
+export { HISTORY_FILE, SessionHistory, deleteSession, listSessions, readSession, readSessionFile } from './storage/session-history.js';
+export type { ExportedSession } from './storage/export-session.js';
+export { exportSession } from './storage/export-session.js';
+export type { ContextSnapshot, ContextState, SnapshotSummary } from './storage/snapshot-store.js';
+export { SnapshotStore } from './storage/snapshot-store.js';
+
+// Config
+export { InvalidConfigError } from './errors/invalid-config-error.js';
+export type { OllmConfig, OllmConfigInput } from './config/config-schema.js';
+export { DEFAULT_OLLM_CONFIG, ollmConfigSchema } from './config/config-schema.js';
+export type { LoadConfigOptions, LoadedConfig } from './config/load-config.js';
+export { loadConfig } from './config/load-config.js';
+
+// Runtime
+export type { Checkpoint } from './runtime/checkpoint-metadata.js';
+export { checkpointOf, isCheckpointMessage } from './runtime/checkpoint-metadata.js';
+export { CircuitBreaker } from './runtime/circuit-breaker.js';
+export { TokenCalibration } from './runtime/token-calibration.js';
+export type { ContextBudget } from './runtime/context-budget.js';
+export { computeBudget } from './runtime/context-budget.js';
+export type { ContextManagerOptions } from './runtime/context-manager-options.js';
+export type { CompressionOutcome } from './runtime/context-manager.js';
+export { ContextManager } from './runtime/context-manager.js';
+export { createWindowGuardProvider } from './runtime/window-guard-provider.js';

@@ -1,0 +1,65 @@
+export type ReliabilityLevel = 'high' | 'medium' | 'low' | 'critical';
+
+export interface Reliability {
+  /** 0..1 */
+  readonly score: number;
+  readonly level: ReliabilityLevel;
+}
+
+/**
+ * The seed's score: model-size factor x max(1 - 0.15 x compressions, 0.3) x context confidence.
+ * Unknown model size counts as small (the cautious choice).
+ */
+export function computeReliability({
+  modelSizeBillions,
+  compressionCount,
+  contextConfidence = 1,
+}: {
+  modelSizeBillions: number | undefined;
+  compressionCount: number;
+  contextConfidence?: number;
+}): Reliability {
+  const size = modelSizeBillions ?? 0;
+  const modelFactor = size >= 70 ? 0.95 : size >= 30 ? 0.85 : size >= 13 ? 0.7 : size >= 7 ? 0.5 : 0.3;
+  const compressionPenalty = Math.max(1 - compressionCount * 0.15, 0.3);
+  const score = modelFactor * compressionPenalty * Math.min(Math.max(contextConfidence, 0), 1);
+  return { score, level: reliabilityLevel(score) };
+}
+
+/** high >= 85%, medium 60-84%, low 40-59%, critical < 40%. */
+export function reliabilityLevel(score: number): ReliabilityLevel {
+  if (score >= 0.85) return 'high';
+  if (score >= 0.6) return 'medium';
+  if (score >= 0.4) return 'low';
+  return 'critical';
+}
+
+/**
+ * Model size in billions of parameters from a model name (`llama3.2:3b`, `qwen2.5-coder:32b-instruct`,
+ * `mixtral:8x7b`) or an Ollama `parameter_size` (`8.0B`, `567M`). Undefined when neither says.
+ */
+export function parseModelSize(nameOrParameterSize: string | undefined): number | undefined {
+  if (!nameOrParameterSize) return undefined;
+  const text = nameOrParameterSize.toLowerCase();
+  const experts = /(\d+)x(\d+(?:\.\d+)?)b\b/.exec(text);
+  if (experts) return Number(experts[1]) * Number(experts[2]);
+  const billions = /(?:^|[^a-z0-9.])(\d+(?:\.\d+)?)\s*b\b/.exec(text) ?? /^(\d+(?:\.\d+)?)b$/.exec(text);
+  if (billions) return Number(billions[1]);
+  const millions = /(?:^|[^a-z0-9.])(\d+(?:\.\d+)?)\s*m\b/.exec(text);
+  if (millions) return Number(millions[1]) / 1000;
+  return undefined;
+}
+
+/** The seed's warning, shown when reliability falls to low or critical. */
+export function reliabilityWarning(model: string, compressionCount: number): string {
+  return [
+    '⚠️ Context Compression Warning',
+    `Your model (${model}) has compressed the conversation ${compressionCount} time${compressionCount === 1 ? '' : 's'}.`,
+    'Small models may lose context accuracy after multiple compressions.',
+    '',
+    'Recommendations:',
+    '- Continue if making good progress',
+    '- Start new conversation if seeing hallucinations',
+    '- Use larger model for complex long-term tasks',
+  ].join('\n');
+}

@@ -1,0 +1,45 @@
+import type { LanguageModel } from '../spec/language-model.js';
+import type { Logger } from '../spec/provider-context.js';
+import type { ProviderRegistry } from '../registry/provider-registry.js';
+import type { SessionHistory } from '../storage/session-history.js';
+import type { SnapshotStore } from '../storage/snapshot-store.js';
+import type { TokenCounter } from '../tokens/token-counter.js';
+
+export interface ContextManagerOptions {
+  /** The model's context window in tokens. */
+  readonly contextSize: number;
+  readonly systemPrompt?: string;
+  readonly tokens?: TokenCounter;
+  /** Where providers are looked up by name. Default: core's default registry. */
+  readonly registry?: ProviderRegistry;
+  /** The model a model-based provider (goal-aware, summarize) uses. */
+  readonly model?: LanguageModel;
+  /** For reliability: the model's name (`llama3.2:3b`) and, when known, its size in billions. */
+  readonly modelName?: string;
+  readonly modelSizeBillions?: number;
+  /** Compress when the conversation reaches threshold x available. Default 0.8. */
+  readonly threshold?: number;
+  /** After compressing, aim for this share of the window (system prompt excluded). Default 0.5. */
+  readonly targetRatio?: number;
+  /**
+   * Automatic policy as a pipeline: the rule-based stages run first; model-based stages (names in
+   * `modelProviders`) run only when those were not enough. Names not registered are skipped.
+   * Default `mask,code-aware,trim,goal-aware`.
+   */
+  readonly autoPipeline?: string;
+  readonly modelProviders?: readonly string[];
+  /** Consecutive model failures that open the circuit breaker. Default 3. */
+  readonly circuitBreakerFailures?: number;
+  readonly maxToolResultTokens?: number;
+  readonly reasoningStripAgeThreshold?: number;
+  /** Where providers save removed content. */
+  readonly logdir?: string;
+  readonly extraConfig?: Readonly<Record<string, unknown>>;
+  /** The full uncompressed record on disk. */
+  readonly history?: SessionHistory;
+  readonly snapshots?: SnapshotStore;
+  readonly sessionId?: string;
+  /** Take a snapshot before every compression. Default true when `snapshots` is given. */
+  readonly autoSnapshot?: boolean;
+  readonly logger?: Logger;
+}

@@ -1,0 +1,351 @@
+import type { Message } from '../messages/message.js';
+import { createMessageId } from '../messages/message-id.js';
+import { messageText } from '../messages/message-helpers.js';
+import { OllmError } from '../errors/ollm-error.js';
+import { ContextEventEmitter, type ContextEventListener, type ContextEventName } from '../events/context-events.js';
+import { GoalManager } from '../goals/goal-manager.js';
+import { compactWith } from '../host/compact-with.js';
+import { computeReliability, parseModelSize, type Reliability } from '../reliability/reliability.js';
+import { defaultRegistry, type ProviderRegistry } from '../registry/provider-registry.js';
+import type { CompactionResult } from '../spec/compaction-result.js';
+import type { CompressionConfig } from '../spec/compression-config.js';
+import type { ContextProvider } from '../spec/context-provider.js';
+import { silentLogger, type ProviderContext } from '../spec/provider-context.js';
+import type { ContextSnapshot, ContextState, SnapshotSummary } from '../storage/snapshot-store.js';
+import { createTokenizer } from '../tokens/bpe-tokenizer.js';
+import { TokenCounter } from '../tokens/token-counter.js';
+import { checkpointOf, isCheckpointMessage } from './checkpoint-metadata.js';
+import { CircuitBreaker } from './circuit-breaker.js';
+import { computeBudget, type ContextBudget } from './context-budget.js';
+import type { ContextManagerOptions } from './context-manager-options.js';
+import { TokenCalibration } from './token-calibration.js';
+import { createWindowGuardProvider } from './window-guard-provider.js';
+
+export interface CompressionOutcome {
+  readonly provider: string;
+  readonly trigger: 'automatic' | 'manual';
+  readonly result: CompactionResult;
+}
+
+const DEFAULT_PIPELINE = 'mask,code-aware,trim,goal-aware';
+const DEFAULT_MODEL_PROVIDERS = ['goal-aware', 'summarize'];
+
+/**
+ * Keeps a live conversation inside its window, turn by turn: `addMessage`, then
+ * `messagesForModel()` to send; compression runs automatically at threshold x available (cheap
+ * rule-based stages first, the model-based provider only when they are not enough) or on request.
+ * The full record goes to the session history; compression only changes what is sent.
+ */
+export class ContextManager {
+  readonly events = new ContextEventEmitter();
+  readonly goals = new GoalManager();
+  readonly tokens: TokenCounter;
+  private readonly options: ContextManagerOptions;
+  private readonly registry: ProviderRegistry;
+  private readonly breaker: CircuitBreaker;
+  private readonly calibration = new TokenCalibration();
+  private readonly providerState = new Map<string, unknown>();
+  private systemPrompt: string;
+  private messages: Message[] = [];
+  private compressions = 0;
+
+  constructor(options: ContextManagerOptions) {
+    if (!(options.contextSize > 0)) throw new OllmError({ code: 'invalid-argument', message: 'contextSize must be a positive number of tokens.' });
+    this.options = options;
+    this.tokens = options.tokens ?? new TokenCounter(createTokenizer('o200k_base'));
+    this.registry = options.registry ?? defaultRegistry;
+    this.breaker = new CircuitBreaker(options.circuitBreakerFailures ?? 3);
+    this.systemPrompt = options.systemPrompt ?? '';
+  }
+
+  on<Name extends ContextEventName>(name: Name, listener: ContextEventListener<Name>): () => void {
+    return this.events.on(name, listener);
+  }
+
+  get compressionCount(): number {
+    return this.compressions;
+  }
+
+  /** The messages in the active context (without the system prompt). */
+  get activeMessages(): readonly Message[] {
+    return this.messages;
+  }
+
+  /** Adds a message (id and timestamp filled in when missing), records it, and reads goal markers. */
+  addMessage(message: Omit<Message, 'id'> & { id?: string }): Message {
+    const complete: Message = { ...message, id: message.id ?? createMessageId(), timestamp: message.timestamp ?? new Date().toISOString() };
+    this.messages.push(complete);
+    this.options.history?.append(complete, this.tokens.countMessage(complete));
+    if (complete.role === 'assistant') {
+      const updates = this.goals.applyAssistantOutput(messageText(complete));
+      if (updates.length > 0) this.events.emit('goal-updated', { description: this.goals.state?.description });
+    }
+    return complete;
+  }
+
+  setSystemPrompt(prompt: string): void {
+    this.systemPrompt = prompt;
+  }
+
+  setGoal(description: string): void {
+    this.goals.setGoal(description);
+    this.events.emit('goal-updated', { description });
+  }
+
+  /** The system message: the system prompt plus the goal block, which is never compressed. */
+  systemMessage(): Message | undefined {
+    const goal = this.goals.render();
+    const text = [this.systemPrompt, goal].filter((part) => part.length > 0).join('\n\n');
+    if (text.length === 0) return undefined;
+    return { id: 'ollm-system', role: 'system', parts: [{ type: 'text', text }], pinned: true };
+  }
+
+  /** What to send to the model now: the system message, then the active context. */
+  messagesForModel(): Message[] {
+    const system = this.systemMessage();
+    return system ? [system, ...this.messages] : [...this.messages];
+  }
+
+  budget(): ContextBudget {
+    const system = this.systemMessage();
+    let checkpointTokens = 0;
+    let conversationTokens = 0;
+    for (const message of this.messages) {
+      const tokens = this.tokens.countMessage(message);
+      if (isCheckpointMessage(message)) checkpointTokens += tokens;
+      else conversationTokens += tokens;
+    }
+    return computeBudget({
+      contextSize: this.options.contextSize,
+      systemTokens: this.calibration.apply(system ? this.tokens.countMessage(system) : 0),
+      checkpointTokens: this.calibration.apply(checkpointTokens),
+      conversationTokens: this.calibration.apply(conversationTokens),
+      threshold: this.options.threshold ?? 0.8,
+    });
+  }
+
+  /** Tell the runtime the prompt size a model server reported for `messagesForModel()`. */
+  recordReportedPromptTokens(reportedTokens: number, sentMessages: readonly Message[] = this.messagesForModel()): void {
+    this.calibration.record(this.tokens.countMessages(sentMessages), reportedTokens);
+  }
+
+  get calibrationRatio(): number {
+    return this.calibration.ratio;
+  }
+
+  reliability(): Reliability {
+    const size = this.options.modelSizeBillions ?? parseModelSize(this.options.modelName);
+    return computeReliability({ modelSizeBillions: size, compressionCount: this.compressions });
+  }
+
+  shouldCompress(): boolean {
+    const budget = this.budget();
+    return budget.conversationTokens >= budget.trigger || budget.totalTokens > budget.contextSize;
+  }
+
+  /** Compresses when the budget says so (after adding a message); returns what ran, if anything. */
+  async maybeCompress(): Promise<CompressionOutcome | undefined> {
+    if (!this.shouldCompress()) return undefined;
+    return this.autoCompress();
+  }
+
+  /**
+   * Compresses now with a named provider or pipeline (`trim`, `mask,code-aware,trim`). Errors are
+   * typed; on any error the context is unchanged.
+   */
+  async compress(providerName: string): Promise<CompressionOutcome> {
+    const provider = this.registry.get(providerName);
+    this.takeAutoSnapshot(`before ${provider.name}`);
+    const result = await this.run(provider);
+    this.apply(provider.name, 'manual', result);
+    await this.guardWindow();
+    return { provider: provider.name, trigger: 'manual', result };
+  }
+
+  private async autoCompress(): Promise<CompressionOutcome | undefined> {
+    const modelProviders = new Set(this.options.modelProviders ?? DEFAULT_MODEL_PROVIDERS);
+    const names = (this.options.autoPipeline ?? DEFAULT_PIPELINE).split(',').map((name) => name.trim()).filter((name) => this.registry.has(name));
+    const ruleStages = names.filter((name) => !modelProviders.has(name)).map((name) => this.registry.get(name));
+    const modelStages = names.filter((name) => modelProviders.has(name)).map((name) => this.registry.get(name));
+    this.takeAutoSnapshot('before automatic compression');
+    let outcome: CompressionOutcome | undefined;
+    for (const stage of ruleStages) {
+      if (!this.overTarget()) break;
+      outcome = await this.tryStage(stage);
+    }
+    for (const stage of modelStages) {
+      if (!this.overTarget()) break;
+      if (!this.options.model) break;
+      if (this.breaker.isOpen) {
+        this.events.emit('compression-skipped', { provider: stage.name, reason: `circuit open after ${this.breaker.consecutiveFailures} consecutive failures; rule-based stages only` });
+        break;
+      }
+      const attempt = await this.tryStage(stage);
+      if (attempt) {
+        this.breaker.recordSuccess();
+        outcome = attempt;
+      } else if (this.breaker.recordFailure()) {
+        this.events.emit('circuit-open', { provider: stage.name, failures: this.breaker.consecutiveFailures, fallback: ruleStages.map((s) => s.name).join(',') || 'window-guard' });
+      }
+    }
+    const guarded = await this.guardWindow();
+    return guarded ?? outcome;
+  }
+
+  /** Runs one stage; a failure is reported as an event and leaves the context as it was. */
+  private async tryStage(provider: ContextProvider): Promise<CompressionOutcome | undefined> {
+    try {
+      const result = await this.run(provider);
+      if (result.stats.tokensAfter >= result.stats.tokensBefore) {
+        this.events.emit('compression-skipped', { provider: provider.name, reason: 'the result was not smaller than its input' });
+        return undefined;
+      }
+      this.apply(provider.name, 'automatic', result);
+      return { provider: provider.name, trigger: 'automatic', result };
+    } catch (error) {
+      this.events.emit('compression-error', {
+        provider: provider.name,
+        error: error instanceof Error ? error : new Error(String(error)),
+        consecutiveFailures: this.breaker.consecutiveFailures + 1,
+      });
+      return undefined;
+    }
+  }
+
+  /** The hard guarantee: what is sent never exceeds the window, whatever the other stages did. */
+  private async guardWindow(): Promise<CompressionOutcome | undefined> {
+    const budget = this.budget();
+    if (budget.totalTokens <= budget.contextSize) return undefined;
+    const provider = createWindowGuardProvider();
+    const limit = this.targetLimit();
+    const result = await this.run(provider, limit);
+    this.apply(provider.name, 'automatic', result);
+    return { provider: provider.name, trigger: 'automatic', result };
+  }
+
+  /** The size compression aims for: targetRatio of what the window leaves after the system prompt. */
+  private targetLimit(): number {
+    const budget = this.budget();
+    return Math.max(1, Math.floor((budget.contextSize - budget.systemTokens) * (this.options.targetRatio ?? 0.5)));
+  }
+
+  private overTarget(): boolean {
+    return this.tokens.countMessages(this.messages) > this.targetLimit() || this.shouldCompress();
+  }
+
+  private async run(provider: ContextProvider, limit = this.targetLimit()): Promise<CompactionResult> {
+    const config: Partial<CompressionConfig> = {
+      limit,
+      maxToolResultTokens: this.options.maxToolResultTokens,
+      reasoningStripAgeThreshold: this.options.reasoningStripAgeThreshold,
+      logdir: this.options.logdir,
+      extraConfig: this.options.extraConfig,
+    };
+    const context: Partial<ProviderContext> = {
+      tokens: this.tokens,
+      model: this.options.model,
+      logger: this.options.logger ?? silentLogger,
+      goal: this.goals.state,
+      state: this.providerState,
+    };
+    return compactWith(provider, this.messages, { config, context });
+  }
+
+  private apply(provider: string, trigger: 'automatic' | 'manual', result: CompactionResult): void {
+    const before = new Map(this.messages.filter(isCheckpointMessage).map((message) => [message.id, checkpointOf(message)!]));
+    const hadConversation = this.messages.some((message) => message.role !== 'system' && !isCheckpointMessage(message));
+    this.messages = [...result.messages];
+    this.compressions += 1;
+    this.options.history?.recordCompression({ provider, tokensBefore: result.stats.tokensBefore, tokensAfter: result.stats.tokensAfter });
+    for (const message of this.messages) {
+      const checkpoint = checkpointOf(message);
+      if (!checkpoint) continue;
+      const previous = before.get(message.id);
+      if (!previous) this.events.emit('checkpoint-created', { checkpointId: checkpoint.id, tokens: this.tokens.countMessage(message) });
+      else if (previous.level !== checkpoint.level || previous.currentTokens !== checkpoint.currentTokens) {
+        this.events.emit('checkpoint-aged', { checkpointId: checkpoint.id, level: checkpoint.level, tokens: this.tokens.countMessage(message) });
+      }
+    }
+    if (result.folded && result.folded.length > 0) {
+      this.events.emit('user-messages-folded', { messageIds: result.folded.map((entry) => entry.messageId), reason: result.folded[0]!.reason });
+    }
+    this.events.emit('compressed', { provider, trigger, stats: result.stats, removed: result.removed, limitations: result.limitations, compressionCount: this.compressions });
+    const keptConversation = this.messages.some((message) => message.role !== 'system' && !isCheckpointMessage(message) && message.role !== 'assistant');
+    if (hadConversation && !keptConversation) {
+      this.events.emit('rollover-complete', { provider, tokensBefore: result.stats.tokensBefore, tokensAfter: result.stats.tokensAfter });
+    }
+  }
+
+  /** The full context state, as a snapshot stores it. */
+  state(): ContextState {
+    return {
+      systemPrompt: this.systemPrompt,
+      messages: [...this.messages],
+      ...(this.goals.state ? { goal: this.goals.state } : {}),
+      compressionCount: this.compressions,
+      providerState: Object.fromEntries(this.providerState),
+    };
+  }
+
+  createSnapshot(reason = 'manual', automatic = false): ContextSnapshot {
+    const store = this.options.snapshots;
+    if (!store) throw new OllmError({ code: 'no-snapshot-store', message: 'Snapshots need a snapshot store (ContextManager option `snapshots`).' });
+    try {
+      const budget = this.budget();
+      const snapshot = store.create({
+        sessionId: this.options.sessionId ?? this.options.history?.sessionId ?? 'default',
+        automatic,
+        context: this.state(),
+        tokenCount: budget.totalTokens,
+        messageCount: this.messages.length,
+        checkpointCount: this.messages.filter(isCheckpointMessage).length,
+        metadata: { ...(this.options.modelName ? { model: this.options.modelName } : {}), reason },
+      });
+      if (automatic) this.events.emit('auto-snapshot-created', { snapshotId: snapshot.id });
+      else this.events.emit('snapshot-created', { snapshotId: snapshot.id, automatic: false });
+      return snapshot;
+    } catch (error) {
+      this.events.emit('snapshot-error', { operation: 'create', error: error instanceof Error ? error : new Error(String(error)) });
+      throw error;
+    }
+  }
+
+  listSnapshots(): SnapshotSummary[] {
+    const store = this.options.snapshots;
+    return store ? store.list(this.options.sessionId ?? this.options.history?.sessionId ?? 'default') : [];
+  }
+
+  /** Restores exactly the saved context: messages, goal, system prompt, provider state, compression count. */
+  restoreSnapshot(snapshotId: string): ContextSnapshot {
+    const store = this.options.snapshots;
+    if (!store) throw new OllmError({ code: 'no-snapshot-store', message: 'Snapshots need a snapshot store (ContextManager option `snapshots`).' });
+    try {
+      const snapshot = store.read(this.options.sessionId ?? this.options.history?.sessionId ?? 'default', snapshotId);
+      this.restoreState(snapshot.context);
+      this.events.emit('snapshot-restored', { snapshotId });
+      return snapshot;
+    } catch (error) {
+      this.events.emit('snapshot-error', { operation: 'restore', error: error instanceof Error ? error : new Error(String(error)) });
+      throw error;
+    }
+  }
+
+  restoreState(state: ContextState): void {
+    this.systemPrompt = state.systemPrompt;
+    this.messages = [...state.messages];
+    if (state.goal) this.goals.restore(state.goal);
+    else this.goals.clear();
+    this.compressions = state.compressionCount;
+    this.providerState.clear();
+    for (const [key, value] of Object.entries(state.providerState ?? {})) this.providerState.set(key, value);
+  }
+
+  private takeAutoSnapshot(reason: string): void {
+    if (!this.options.snapshots || this.options.autoSnapshot === false) return;
+    try {
+      this.createSnapshot(reason, true);
+    } catch {
+      // Reported as snapshot-error; a failed snapshot must not block compression.
+    }
+  }
+}
