@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sha256Hex } from '../digest/source-digest.js';
 
@@ -22,8 +22,14 @@ export function saveRemovedContent(logdir: string, content: string): SavedConten
   if (!existsSync(path)) {
     mkdirSync(folder, { recursive: true });
     const temporary = `${path}.${process.pid}.${Date.now()}.tmp`;
-    writeFileSync(temporary, content, 'utf8');
-    renameSync(temporary, path);
+    try {
+      writeFileSync(temporary, content, 'utf8');
+      renameSync(temporary, path);
+    } catch (error) {
+      // A failed write (disk full, permissions) must not leave a half-written temporary behind.
+      rmSync(temporary, { force: true });
+      throw error;
+    }
   }
   return { sha256, path };
 }
