@@ -1,0 +1,55 @@
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { RECOVERY_FOLDER, readRemovedContent, saveRemovedContent } from './recovery-store.js';
+
+let logdir: string;
+beforeEach(() => {
+  logdir = mkdtempSync(join(tmpdir(), 'ollm-recovery-'));
+});
+afterEach(() => rmSync(logdir, { recursive: true, force: true }));
+
+const samples = [
+  'plain ascii output\n',
+  'CRLF line\r\nand a tab\tand trailing spaces   \r\n',
+  'unicode: é ß 日本語 emoji 🚀 and a zero width joiner 👩‍💻',
+  '', // an empty tool output is still content that can be recovered
+  'x'.repeat(200_000),
+];
+
+describe('saveRemovedContent', () => {
+  it('stores content byte for byte under removed/<sha256 of its UTF-8 bytes>.txt', () => {
+    for (const content of samples) {
+      const saved = saveRemovedContent(logdir, content);
+      const bytes = Buffer.from(content, 'utf8');
+      const expected = createHash('sha256').update(bytes).digest('hex');
+      expect(saved.sha256).toBe(expected);
+      expect(saved.path).toBe(join(logdir, RECOVERY_FOLDER, `${expected}.txt`));
+      expect(readFileSync(saved.path).equals(bytes)).toBe(true);
+      expect(readRemovedContent(logdir, saved.sha256)).toBe(content);
+    }
+  });
+
+  it('stores identical content once and leaves no temporary files', () => {
+    const first = saveRemovedContent(logdir, 'same output');
+    const second = saveRemovedContent(logdir, 'same output');
+    expect(second).toEqual(first);
+    saveRemovedContent(logdir, 'other output');
+    const files = readdirSync(join(logdir, RECOVERY_FOLDER)).sort();
+    expect(files).toHaveLength(2);
+    expect(files.every((file) => /^[0-9a-f]{64}\.txt$/.test(file))).toBe(true);
+    expect(files).toContain(basename(first.path));
+  });
+
+  it('creates the logdir when it does not exist yet', () => {
+    const nested = join(logdir, 'session', 'logs');
+    const saved = saveRemovedContent(nested, 'deep');
+    expect(readRemovedContent(nested, saved.sha256)).toBe('deep');
+  });
+
+  it('reading an unknown sha256 is an error, not empty content', () => {
+    expect(() => readRemovedContent(logdir, '0'.repeat(64))).toThrow();
+  });
+});
