@@ -1,0 +1,12 @@
+export { runProviderConformance } from './run-provider-conformance.js';
+export type { ProviderConformanceOptions } from './run-provider-conformance.js';
+export { checkProviderOnConversation } from './check-provider-on-conversation.js';
+export type { ConformanceCheck, ConformanceFailure } from './conformance-failure.js';
+export { CONFORMANCE_CHECKS } from './conformance-failure.js';
+export { createIdentityProvider } from './identity-provider.js';
+export { conversationArbitrary } from './arbitraries/conversation-arbitrary.js';
+export type { ConversationArbitraryOptions } from './arbitraries/conversation-arbitrary.js';
+export { codeOutputArbitrary, jsonOutputArbitrary, toolOutputArbitrary } from './arbitraries/tool-output-arbitrary.js';
+export { findRepositoryRoot } from './fixtures/find-repository-root.js';
+export type { FixtureConversation, FixtureSelection } from './fixtures/fixture-conversations.js';
+export { listFixtureFiles, loadFixtureConversations } from './fixtures/fixture-conversations.js';

@@ -1,0 +1,112 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  TokenCounter,
+  createProviderContext,
+  createTokenizer,
+  isContextProvider,
+  resolveCompressionConfig,
+  type ContextProvider,
+  type Message,
+  type ProviderContext,
+} from '@ollm/core';
+import { conversationArbitrary } from './arbitraries/conversation-arbitrary.js';
+import { checkProviderOnConversation } from './check-provider-on-conversation.js';
+import type { ConformanceFailure } from './conformance-failure.js';
+import { listFixtureFiles, loadFixtureConversations, type FixtureSelection } from './fixtures/fixture-conversations.js';
+
+export interface ProviderConformanceOptions {
+  /** Each conversation runs once per ratio, with `limit = ratio x its tokens`. Default [0.5, 0.25]. */
+  readonly limitRatios?: readonly number[];
+  /** `all` adds `../shared/fixtures`; also set by env `OLLM_CONFORMANCE_FIXTURES=all`. Default `repo`. */
+  readonly fixtures?: FixtureSelection;
+  /** Generated conversations per limit ratio. Default 25 (CI has two cores). */
+  readonly numRuns?: number;
+  /** Passed to the provider as `config.extraConfig`. */
+  readonly extraConfig?: Record<string, unknown>;
+  /** Context fields to inject (e.g. a fake `model`); tokens default to o200k_base. */
+  readonly context?: Partial<ProviderContext>;
+}
+
+function describeProvider(createProvider: () => ContextProvider): string {
+  try {
+    return createProvider().name;
+  } catch {
+    return 'provider';
+  }
+}
+
+/**
+ * Declares the conformance suite for one provider with vitest `describe` / `it`. Call it at the top
+ * level of a test file:
+ *
+ * ```ts
+ * runProviderConformance(() => createTrimProvider());
+ * ```
+ *
+ * `createProvider` is called for every run, so state never leaks between conversations.
+ */
+export function runProviderConformance(createProvider: () => ContextProvider, options: ProviderConformanceOptions = {}): void {
+  const limitRatios = options.limitRatios ?? [0.5, 0.25];
+  const selection = options.fixtures ?? (process.env['OLLM_CONFORMANCE_FIXTURES'] === 'all' ? 'all' : 'repo');
+  const numRuns = options.numRuns ?? 25;
+  // One counter for the whole suite: its cache is keyed by message object, so a fixture is
+  // tokenised once however many ratios it runs at.
+  const tokens = options.context?.tokens ?? new TokenCounter(createTokenizer('o200k_base'));
+
+  const contextForRun = (): ProviderContext =>
+    createProviderContext({ ...options.context, tokens, ...(options.context?.state ? { state: new Map(options.context.state) } : {}) });
+
+  const check = (messages: readonly Message[], ratio: number): Promise<ConformanceFailure[]> => {
+    const limit = Math.floor(ratio * tokens.countMessages(messages));
+    const config = resolveCompressionConfig({ limit, ...(options.extraConfig ? { extraConfig: options.extraConfig } : {}) });
+    return checkProviderOnConversation(createProvider(), messages, config, contextForRun());
+  };
+
+  describe(`${describeProvider(createProvider)}: ContextProvider conformance`, () => {
+    it('is a v1 context provider with a name and a description', () => {
+      const provider = createProvider();
+      expect(isContextProvider(provider)).toBe(true);
+      expect(provider.name.length).toBeGreaterThan(0);
+      expect(typeof provider.description).toBe('string');
+    });
+
+    it('does not ask to compress when no limit is set', () => {
+      // CompressionConfig: no limit means never compress automatically.
+      const [messages] = fc.sample(conversationArbitrary({ longToolOutputs: false }), { numRuns: 1, seed: 1 });
+      expect(createProvider().shouldCompress(messages!, resolveCompressionConfig({ extraConfig: options.extraConfig }), contextForRun())).toBe(false);
+    });
+
+    it('handles an empty conversation and a lone system prompt', async () => {
+      const system: Message = { id: 'system', role: 'system', parts: [{ type: 'text', text: 'You are a helpful assistant.' }] };
+      for (const messages of [[], [system]]) {
+        for (const ratio of limitRatios) expect(await check(messages, ratio), `${messages.length} messages at ratio ${ratio}`).toEqual([]);
+      }
+    });
+
+    for (const ratio of limitRatios) {
+      it(`keeps every rule on generated conversations at limit ${ratio} x tokens`, async () => {
+        await fc.assert(
+          fc.asyncProperty(conversationArbitrary(), async (messages) => {
+            expect(await check(messages, ratio)).toEqual([]);
+          }),
+          { numRuns },
+        );
+      });
+    }
+
+    describe(`real transcripts (${selection})`, () => {
+      const files = listFixtureFiles(selection);
+      if (files.length === 0) it.skip('no fixture transcripts found under fixtures/', () => {});
+      for (const file of files) {
+        it(`keeps every rule on ${file.label}`, async () => {
+          for (const conversation of await loadFixtureConversations(file)) {
+            for (const ratio of limitRatios) {
+              expect(await check(conversation.messages, ratio), `${conversation.label} at limit ${ratio} x tokens`).toEqual([]);
+            }
+          }
+        });
+      }
+    });
+  });
+}
