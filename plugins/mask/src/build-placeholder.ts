@@ -19,18 +19,18 @@ export interface PlaceholderInput {
 
 /**
  * The text that replaces a masked tool output: which call produced it, how big it was, a one-line
- * hint of what it said, and how to get it back. Two or three short lines, so a model still knows
+ * hint of what it said, and how to get it back. Two short lines, so a model still knows
  * that the command ran and what kind of answer came back.
  */
 export function buildPlaceholder(input: PlaceholderInput): string {
   const lines = countLines(input.output);
   const size = `${input.outputTokens} tokens, ${lines} line${lines === 1 ? '' : 's'}`;
-  const hint = `${input.isError ? 'error; ' : ''}${describeOutput(input.output)}`;
+  const hint = `${input.isError ? 'error; ' : ''}${describeOutput(input.output, input.isError)}`;
   // The path carries the full sha256 once; a second full copy would cost ~35 tokens per mask.
   const recovery = input.path === undefined
     ? 'not saved (no logdir), not recoverable'
     : `saved: ${input.path} (ollm recover ${input.sha256.slice(0, SHA_PREFIX_LENGTH)})`;
-  return `${PLACEHOLDER_PREFIX}old output of \`${input.call}\` masked (${size})\n${hint}\n${recovery}`;
+  return `${PLACEHOLDER_PREFIX}\`${input.call}\` output masked (${size}); ${hint}\n${recovery}`;
 }
 
 export function isPlaceholder(output: string): boolean {

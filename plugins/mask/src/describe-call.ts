@@ -2,7 +2,7 @@ import type { ToolCallPart } from '@ollm/core';
 import { shorten } from './describe-output.js';
 
 /** Longest call description kept in a placeholder: the full call stays in the context anyway. */
-const CALL_CHARACTERS = 120;
+const CALL_CHARACTERS = 80;
 
 /**
  * The call as a placeholder names it: `bash: <command>` for a shell tool (its `command`

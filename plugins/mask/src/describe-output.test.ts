@@ -3,9 +3,14 @@ import { countLines, describeOutput, shorten } from './describe-output.js';
 import { describeCall } from './describe-call.js';
 
 describe('describeOutput', () => {
-  it('gives the return code and first content line of SWE-agent outputs', () => {
-    expect(describeOutput('<returncode>1</returncode>\n<output>\n\nTraceback (most recent call last):\n  File "x.py"\n</output>'))
-      .toBe('returncode 1; first line: "Traceback (most recent call last):"');
+  it('gives the return code and first content line of SWE-agent outputs, the last for failures', () => {
+    expect(describeOutput('<returncode>0</returncode>\n<output>\n\n/testbed/a.py:3: x = 1\n/testbed/b.py:4: y\n</output>'))
+      .toBe('returncode 0; first line: "/testbed/a.py:3: x = 1"');
+    expect(describeOutput('<returncode>1</returncode>\n<output>\n\nTraceback (most recent call last):\n  File "x.py"\nAttributeError: no foo\n</output>'))
+      .toBe('returncode 1; last line: "AttributeError: no foo"');
+    expect(describeOutput('<returncode>0</returncode>\n<output>\nTraceback (most recent call last):\nValueError: bad</output>'))
+      .toBe('returncode 0; last line: "ValueError: bad"');
+    expect(describeOutput('<returncode>2</returncode>\n<output>\nno such file\n</output>')).toBe('returncode 2; first line: "no such file"');
     expect(describeOutput('<returncode>0</returncode>\n<output>\n</output>')).toBe('returncode 0; no output');
     expect(describeOutput('<returncode>0</returncode>\n<warning>\nThe output of your last command was too long.\n</warning><output_head>\nabc'))
       .toBe('returncode 0; first line: "The output of your last command was too long."');
@@ -20,9 +25,10 @@ describe('describeOutput', () => {
 
   it('falls back to the first non-empty line, cut to one short line', () => {
     expect(describeOutput('\n\n  Error: user not found  \nmore')).toBe('first line: "Error: user not found"');
+    expect(describeOutput('calling the API\nError: user not found', true)).toBe('last line: "Error: user not found"');
     expect(describeOutput('   \n')).toBe('blank output');
     const long = describeOutput('x'.repeat(500));
-    expect(long.length).toBeLessThan(120);
+    expect(long.length).toBeLessThan(110);
     expect(long).toContain('…');
   });
 
@@ -41,6 +47,6 @@ describe('describeCall', () => {
       .toBe('get_user_details {"user_id":"mia_li_3668"}');
     expect(describeCall('search', { type: 'tool-call', callId: 'c', name: 'search', input: undefined, rawInput: 'not json' })).toBe('search not json');
     expect(describeCall('bash', undefined)).toBe('bash');
-    expect(describeCall('bash', { type: 'tool-call', callId: 'c', name: 'bash', input: { command: `cat > a.py <<EOF\n${'x = 1\n'.repeat(100)}EOF` } }).length).toBeLessThan(130);
+    expect(describeCall('bash', { type: 'tool-call', callId: 'c', name: 'bash', input: { command: `cat > a.py <<EOF\n${'x = 1\n'.repeat(100)}EOF` } }).length).toBeLessThan(90);
   });
 });

@@ -1,8 +1,10 @@
 /** Longest hint line kept in a placeholder (characters). */
-const HINT_CHARACTERS = 100;
+const HINT_CHARACTERS = 90;
 const RETURN_CODE = /^\s*<returncode>(-?\d+)<\/returncode>/;
 // SWE-agent / mini-swe-agent wrap command output in these tags; they are not content.
-const WRAPPER_TAG = /^<\/?(returncode|output|output_head|output_tail|elided_chars|warning)>/;
+const LEADING_TAG = /^<\/?(returncode|output|output_head|output_tail|elided_chars|warning)>/;
+const TRAILING_TAG = /<\/?(output|output_head|output_tail|elided_chars|warning)>$/;
+const TRACEBACK = /^Traceback \(most recent call last\):/m;
 
 /** Number of lines of `output` (a trailing newline does not start a new line). */
 export function countLines(output: string): number {
@@ -12,28 +14,35 @@ export function countLines(output: string): number {
 }
 
 /**
- * A one-line hint of what an output was: the return code and first line of a SWE-agent output,
- * the shape of a JSON output (tau-bench), else the first non-empty line.
+ * A one-line hint of what an output was: the return code and a line of a SWE-agent output, the
+ * shape of a JSON output (tau-bench), else a line of text. The line is the first one, except for
+ * failures (non-zero return code, error flag, a Python traceback), where the last line names the
+ * error and the first is usually just `Traceback (most recent call last):`.
  */
-export function describeOutput(output: string): string {
+export function describeOutput(output: string, isError = false): string {
   const returnCode = RETURN_CODE.exec(output);
   if (returnCode) {
-    const firstLine = firstContentLine(output.slice(returnCode[0].length));
-    return `returncode ${returnCode[1]}; ${firstLine === undefined ? 'no output' : `first line: ${quote(firstLine)}`}`;
+    const body = output.slice(returnCode[0].length);
+    const failed = isError || returnCode[1] !== '0' || TRACEBACK.test(body);
+    return `returncode ${returnCode[1]}; ${describeLine(body, failed) ?? 'no output'}`;
   }
   const json = describeJson(output);
   if (json !== undefined) return json;
-  const firstLine = firstContentLine(output);
-  return firstLine === undefined ? 'blank output' : `first line: ${quote(firstLine)}`;
+  return describeLine(output, isError || TRACEBACK.test(output)) ?? 'blank output';
 }
 
-function firstContentLine(text: string): string | undefined {
-  for (const line of text.split('\n')) {
-    let content = line.trim();
-    while (WRAPPER_TAG.test(content)) content = content.replace(WRAPPER_TAG, '').trim();
-    if (content.length > 0) return content;
-  }
-  return undefined;
+function describeLine(text: string, failed: boolean): string | undefined {
+  const lines = text.split('\n').map(stripTags).filter((line) => line.length > 0);
+  const line = failed ? lines.at(-1) : lines[0];
+  if (line === undefined) return undefined;
+  return `${failed && lines.length > 1 ? 'last' : 'first'} line: ${JSON.stringify(shorten(line, HINT_CHARACTERS))}`;
+}
+
+function stripTags(line: string): string {
+  let content = line.trim();
+  while (LEADING_TAG.test(content)) content = content.replace(LEADING_TAG, '').trim();
+  while (TRAILING_TAG.test(content)) content = content.replace(TRAILING_TAG, '').trim();
+  return content;
 }
 
 function describeJson(output: string): string | undefined {
@@ -52,10 +61,6 @@ function describeJson(output: string): string | undefined {
     return `JSON object with ${keys.length} key${keys.length === 1 ? '' : 's'}: ${shown}`;
   }
   return undefined;
-}
-
-function quote(line: string): string {
-  return JSON.stringify(shorten(line, HINT_CHARACTERS));
 }
 
 /** `text` on one line, cut to `limit` characters with an ellipsis. */
