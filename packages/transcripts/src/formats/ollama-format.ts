@@ -1,0 +1,146 @@
+import type { Message, MessagePart, MessageRole, ToolCallPart } from '@ollm/core';
+import { isRecord, orderLike } from '../json/order-like.js';
+import { checkToolPairing } from '../validation/check-tool-pairing.js';
+import { invalidTranscript } from '../validation/invalid-transcript.js';
+import { expectArray, expectRecord, expectString, optionalString } from '../validation/expect.js';
+import type { FormatCodec, ReadConversation, SourceReference } from './format-codec.js';
+
+const ROLES: readonly MessageRole[] = ['system', 'user', 'assistant', 'tool'];
+const MODEL_FIELDS = new Set(['role', 'content', 'thinking', 'images', 'tool_calls', 'tool_name']);
+
+/**
+ * Ollama chat (`/api/chat` body or a bare message array). Tool calls carry no ids, so each gets
+ * `ollama-<message>-<call>` (stable across reads), and a tool message answers the earliest
+ * unanswered call with its `tool_name`.
+ */
+export const ollamaFormat: FormatCodec = {
+  format: 'ollama',
+  syntax: 'json',
+  read(document, file) {
+    const wrapped = isRecord(document);
+    const values = wrapped ? expectArray(document.messages, file, 'messages', '"messages"') : expectArray(document, file, 'line 1', 'the document');
+    const messages: Message[] = [];
+    const sources = new Map<string, SourceReference>();
+    const unanswered: ToolCallPart[] = [];
+    values.forEach((value, index) => {
+      const message = readOllamaMessage(value, index, file, unanswered);
+      messages.push(message);
+      sources.set(message.id, { source: value as Record<string, unknown>, group: index });
+    });
+    checkToolPairing(messages, file, (index) => `message ${index}`);
+    const conversation: ReadConversation = { id: wrapped && typeof document.id === 'string' ? document.id : 'conversation', messages, sources };
+    return [conversation];
+  },
+  write(document, conversations, sources) {
+    const messages = (conversations[0]?.messages ?? []).map((message) => writeOllamaMessage(message, sources[0]?.get(message.id)));
+    return isRecord(document) ? { ...document, messages } : messages;
+  },
+};
+
+export function derivedCallId(messageIndex: number, callIndex: number): string {
+  return `ollama-${messageIndex}-${callIndex}`;
+}
+
+function readOllamaMessage(value: unknown, index: number, file: string, unanswered: ToolCallPart[]): Message {
+  const position = `message ${index}`;
+  const source = expectRecord(value, file, position, 'a message');
+  const role = ROLES.find((candidate) => candidate === source.role);
+  if (!role) throw invalidTranscript(file, position, `unknown role ${JSON.stringify(source.role)} (expected one of: ${ROLES.join(', ')})`);
+  const content = source.content === undefined || source.content === null ? '' : expectString(source.content, file, position, 'content');
+  const parts: MessagePart[] = [];
+  if (role === 'tool') {
+    const name = optionalString(source.tool_name, file, position, 'tool_name');
+    const answered = unanswered.findIndex((call) => name === undefined || call.name === name);
+    if (answered === -1) throw invalidTranscript(file, position, `tool result${name ? ` of "${name}"` : ''} has no earlier tool call`);
+    const [call] = unanswered.splice(answered, 1);
+    parts.push({ type: 'tool-result', callId: call!.callId, output: content, ...(name === undefined ? {} : { name }) });
+  } else {
+    const thinking = optionalString(source.thinking, file, position, 'thinking');
+    if (thinking !== undefined) parts.push({ type: 'reasoning', text: thinking });
+    if (source.content !== undefined) parts.push({ type: 'text', text: content });
+    if (source.images !== undefined && source.images !== null) {
+      expectArray(source.images, file, position, 'images').forEach((image, imageIndex) => {
+        const data = expectString(image, file, `${position}, image ${imageIndex}`, 'an image');
+        parts.push({ type: 'file', mediaType: imageMediaType(data), data });
+      });
+    }
+    if (source.tool_calls !== undefined && source.tool_calls !== null) {
+      expectArray(source.tool_calls, file, position, 'tool_calls').forEach((value, callIndex) => {
+        const call = readToolCall(value, file, `${position}, tool call ${callIndex}`, derivedCallId(index, callIndex));
+        parts.push(call);
+        unanswered.push(call);
+      });
+    }
+  }
+  const metadata = Object.fromEntries(Object.entries(source).filter(([key]) => !MODEL_FIELDS.has(key)));
+  return { id: `m${index}`, role, parts, ...(Object.keys(metadata).length > 0 ? { metadata } : {}) };
+}
+
+function readToolCall(value: unknown, file: string, position: string, fallbackId: string): ToolCallPart {
+  const call = expectRecord(value, file, position, 'a tool call');
+  const callFunction = expectRecord(call.function, file, position, 'function');
+  const name = expectString(callFunction.name, file, position, 'function.name');
+  const callId = typeof call.id === 'string' ? call.id : fallbackId;
+  const args = callFunction.arguments;
+  if (typeof args === 'string') return { type: 'tool-call', callId, name, input: args, rawInput: args };
+  return { type: 'tool-call', callId, name, input: args ?? {} };
+}
+
+/** Ollama images are bare base64; the first bytes tell the type. */
+function imageMediaType(data: string): string {
+  if (data.startsWith('iVBOR')) return 'image/png';
+  if (data.startsWith('/9j/')) return 'image/jpeg';
+  if (data.startsWith('R0lG')) return 'image/gif';
+  if (data.startsWith('UklG')) return 'image/webp';
+  return 'image/*';
+}
+
+function writeOllamaMessage(message: Message, reference: SourceReference | undefined): Record<string, unknown> {
+  const source = reference?.source;
+  const written: Record<string, unknown> = { ...(message.metadata ?? {}), role: message.role };
+  const reasoning = message.parts.filter((part) => part.type === 'reasoning');
+  if (reasoning.length > 0) written.thinking = reasoning.map((part) => part.text).join('\n');
+  const texts = message.parts.filter((part) => part.type === 'text').map((part) => part.text);
+  const results = message.parts.filter((part) => part.type === 'tool-result');
+  if (message.role === 'tool' && results.length > 0) {
+    written.content = results.map((part) => part.output).join('\n');
+    if (results[0]!.name !== undefined) written.tool_name = results[0]!.name;
+  } else if (texts.length > 0 || !source || 'content' in source) {
+    written.content = texts.join('\n');
+  }
+  const images = message.parts.filter((part) => part.type === 'file' && part.data !== undefined);
+  if (images.length > 0) written.images = images.map((part) => (part.type === 'file' ? part.data : ''));
+  const calls = message.parts.filter((part): part is ToolCallPart => part.type === 'tool-call');
+  if (calls.length > 0) written.tool_calls = calls.map((call) => writeToolCall(call, reference));
+  return orderLike(written, source);
+}
+
+function writeToolCall(call: ToolCallPart, reference: SourceReference | undefined): Record<string, unknown> {
+  const sourceCalls = Array.isArray(reference?.source.tool_calls) ? (reference.source.tool_calls as unknown[]) : [];
+  const sourceCall = sourceCalls.find(
+    (candidate, index) =>
+      isRecord(candidate) && (candidate.id === call.callId || (reference !== undefined && derivedCallId(reference.group, index) === call.callId)),
+  );
+  const sourceFunction = isRecord(sourceCall) ? sourceCall.function : undefined;
+  const callFunction = orderLike(
+    { ...(isRecord(sourceFunction) ? sourceFunction : {}), name: call.name, arguments: call.rawInput ?? call.input ?? {} },
+    sourceFunction,
+  );
+  const withId = isRecord(sourceCall) && typeof sourceCall.id === 'string' ? { id: call.callId } : {};
+  return orderLike({ ...(isRecord(sourceCall) ? sourceCall : {}), ...withId, function: callFunction }, sourceCall);
+}
+
+/** Marks only Ollama messages carry: `thinking`, `images`, `tool_name`, or object tool arguments. */
+export function looksLikeOllama(document: unknown): boolean {
+  if (isRecord(document) && (document.options !== undefined || document.keep_alive !== undefined)) return true;
+  const messages = Array.isArray(document) ? document : isRecord(document) && Array.isArray(document.messages) ? document.messages : [];
+  return messages.some(
+    (message) =>
+      isRecord(message) &&
+      (typeof message.thinking === 'string' ||
+        Array.isArray(message.images) ||
+        typeof message.tool_name === 'string' ||
+        (Array.isArray(message.tool_calls) &&
+          message.tool_calls.some((call) => isRecord(call) && isRecord(call.function) && isRecord(call.function.arguments)))),
+  );
+}

@@ -1,0 +1,101 @@
+import type { Message, MessagePart, MessageRole } from '@ollm/core';
+import { isRecord } from '../json/order-like.js';
+import { invalidTranscript } from '../validation/invalid-transcript.js';
+import { describeType, expectArray, expectRecord, expectString } from '../validation/expect.js';
+import { readOpenAIContentPart } from './openai-content.js';
+
+/** Source roles of OpenAI chat messages and the message role each becomes. */
+export const OPENAI_ROLES: Readonly<Record<string, MessageRole>> = {
+  system: 'system',
+  developer: 'system',
+  user: 'user',
+  assistant: 'assistant',
+  tool: 'tool',
+};
+
+/** Fields the message model carries; every other field of a source message goes to `metadata`. */
+const MODEL_FIELDS = new Set(['role', 'content', 'name', 'tool_calls', 'tool_call_id', 'reasoning_content']);
+
+export interface ReadOpenAIMessageOptions {
+  readonly file: string;
+  readonly position: string;
+  readonly id: string;
+  /** Roles beyond the standard ones (SWE-agent `exit`). */
+  readonly roles?: Readonly<Record<string, MessageRole>>;
+}
+
+/** One OpenAI chat message (also the message shape of SWE-agent and tau-bench) as a message. */
+export function readOpenAIMessage(value: unknown, options: ReadOpenAIMessageOptions): Message {
+  const { file, position, id } = options;
+  const source = expectRecord(value, file, position, 'a message');
+  const sourceRole = source.role;
+  const role = typeof sourceRole === 'string' ? (options.roles?.[sourceRole] ?? OPENAI_ROLES[sourceRole]) : undefined;
+  if (role === undefined) {
+    const known = [...Object.keys(OPENAI_ROLES), ...Object.keys(options.roles ?? {})].join(', ');
+    throw invalidTranscript(file, position, `unknown role ${JSON.stringify(sourceRole)} (expected one of: ${known})`);
+  }
+
+  const parts: MessagePart[] = [];
+  if (source.reasoning_content !== undefined && source.reasoning_content !== null) {
+    parts.push({ type: 'reasoning', text: expectString(source.reasoning_content, file, position, 'reasoning_content') });
+  }
+  if (role === 'tool') {
+    const callId = expectString(source.tool_call_id, file, position, 'tool_call_id of a tool message');
+    const name = source.name === undefined ? undefined : expectString(source.name, file, position, 'name');
+    const output = contentText(source.content, file, position);
+    parts.push({ type: 'tool-result', callId, output, ...(name === undefined ? {} : { name }) });
+  } else {
+    parts.push(...readContent(source.content, file, position));
+    if (source.tool_calls !== undefined && source.tool_calls !== null) {
+      const calls = expectArray(source.tool_calls, file, position, 'tool_calls');
+      calls.forEach((call, callIndex) => parts.push(readToolCall(call, file, `${position}, tool call ${callIndex}`)));
+    }
+  }
+
+  const metadata: Record<string, unknown> = {};
+  for (const [key, member] of Object.entries(source)) if (!MODEL_FIELDS.has(key)) metadata[key] = member;
+  if (sourceRole !== role) metadata.sourceRole = sourceRole;
+  const name = role !== 'tool' && source.name !== undefined ? expectString(source.name, file, position, 'name') : undefined;
+  return {
+    id,
+    role,
+    parts,
+    ...(name === undefined ? {} : { name }),
+    ...(Object.keys(metadata).length > 0 ? { metadata } : {}),
+  };
+}
+
+function readContent(content: unknown, file: string, position: string): MessagePart[] {
+  if (content === undefined || content === null) return [];
+  if (typeof content === 'string') return [{ type: 'text', text: content }];
+  if (Array.isArray(content)) return content.map((block, index) => readOpenAIContentPart(block, file, `${position}, content part ${index}`));
+  throw invalidTranscript(file, position, `content must be a string, an array or null, got ${describeType(content)}`);
+}
+
+function contentText(content: unknown, file: string, position: string): string {
+  return readContent(content, file, position)
+    .map((part) => (part.type === 'text' ? part.text : ''))
+    .join('\n');
+}
+
+function readToolCall(value: unknown, file: string, position: string): MessagePart {
+  const call = expectRecord(value, file, position, 'a tool call');
+  const callFunction = expectRecord(call.function, file, position, 'function');
+  const callId = expectString(call.id, file, position, 'id');
+  const name = expectString(callFunction.name, file, position, 'function.name');
+  const rawInput = expectString(callFunction.arguments, file, position, 'function.arguments');
+  return { type: 'tool-call', callId, name, input: parseArguments(rawInput), rawInput };
+}
+
+/** Arguments are JSON when the model behaved; otherwise the string itself is the input. */
+function parseArguments(rawInput: string): unknown {
+  try {
+    return JSON.parse(rawInput) as unknown;
+  } catch {
+    return rawInput;
+  }
+}
+
+export function isOpenAIMessageLike(value: unknown): boolean {
+  return isRecord(value) && typeof value.role === 'string';
+}

@@ -1,0 +1,83 @@
+import type { Message, MessagePart, ToolCallPart } from '@ollm/core';
+import { isRecord, orderLike } from '../json/order-like.js';
+import { reuseUnchangedBlocks } from '../json/reuse-unchanged-blocks.js';
+import { readOpenAIContentPart, writeOpenAIContentPart } from './openai-content.js';
+
+/** Metadata keys ollm itself sets; they are not source fields. */
+const OLLM_METADATA_KEYS = new Set(['sourceRole']);
+
+/**
+ * One message as an OpenAI chat message. `source` is the object the message was read from, when
+ * it kept its id: its key order, content layout and tool-call extras are kept.
+ */
+export function writeOpenAIMessage(message: Message, source?: Record<string, unknown>): Record<string, unknown> {
+  const metadata = message.metadata ?? {};
+  const role = typeof metadata.sourceRole === 'string' ? metadata.sourceRole : message.role;
+  const written: Record<string, unknown> = { role };
+  const reasoning = message.parts.filter((part) => part.type === 'reasoning');
+  if (reasoning.length > 0) written.reasoning_content = reasoning.map((part) => part.text).join('\n');
+
+  if (message.role === 'tool') {
+    const results = message.parts.filter((part) => part.type === 'tool-result');
+    const output = results.length > 0 ? results.map((part) => part.output).join('\n') : textOf(message.parts);
+    const first = results[0];
+    if (first) written.tool_call_id = first.callId;
+    if (first?.name !== undefined) written.name = first.name;
+    written.content = writeToolContent(output, source?.content);
+  } else {
+    written.content = writeContent(message, source);
+    const calls = message.parts.filter((part): part is ToolCallPart => part.type === 'tool-call');
+    if (calls.length > 0) written.tool_calls = calls.map((call) => writeToolCall(call, source));
+    if (message.name !== undefined) written.name = message.name;
+  }
+  for (const [key, member] of Object.entries(metadata)) if (!OLLM_METADATA_KEYS.has(key)) written[key] = member;
+  return orderLike(written, source);
+}
+
+function textOf(parts: readonly MessagePart[]): string {
+  return parts
+    .filter((part) => part.type === 'text')
+    .map((part) => part.text)
+    .join('\n');
+}
+
+function writeContent(message: Message, source: Record<string, unknown> | undefined): unknown {
+  const contentParts = message.parts.filter((part) => part.type === 'text' || part.type === 'file');
+  const sourceContent = source?.content;
+  if (Array.isArray(sourceContent) || contentParts.some((part) => part.type === 'file')) {
+    const written = contentParts.map((part) => ({ part, block: writeOpenAIContentPart(part) }));
+    return reuseUnchangedBlocks(written, Array.isArray(sourceContent) ? sourceContent : [], (block) =>
+      readOpenAIContentPart(block, '', ''),
+    );
+  }
+  if (contentParts.length > 0) return textOf(contentParts);
+  if (source) return 'content' in source ? (sourceContent === null ? null : '') : undefined;
+  // OpenAI's own shape: an assistant turn that only calls tools has `content: null`.
+  return message.parts.some((part) => part.type === 'tool-call') ? null : '';
+}
+
+function writeToolContent(output: string, sourceContent: unknown): unknown {
+  if (Array.isArray(sourceContent)) {
+    return reuseUnchangedBlocks([{ part: { type: 'text', text: output }, block: { type: 'text', text: output } }], sourceContent, (block) =>
+      readOpenAIContentPart(block, '', ''),
+    );
+  }
+  if (sourceContent === null && output === '') return null;
+  return output;
+}
+
+function writeToolCall(call: ToolCallPart, source: Record<string, unknown> | undefined): Record<string, unknown> {
+  const sourceCall = Array.isArray(source?.tool_calls)
+    ? (source.tool_calls as unknown[]).find((candidate) => isRecord(candidate) && candidate.id === call.callId)
+    : undefined;
+  const sourceFunction = isRecord(sourceCall) ? sourceCall.function : undefined;
+  const callFunction = orderLike(
+    {
+      ...(isRecord(sourceFunction) ? sourceFunction : {}),
+      name: call.name,
+      arguments: call.rawInput ?? JSON.stringify(call.input ?? {}),
+    },
+    sourceFunction,
+  );
+  return orderLike({ ...(isRecord(sourceCall) ? sourceCall : {}), id: call.callId, type: 'function', function: callFunction }, sourceCall);
+}

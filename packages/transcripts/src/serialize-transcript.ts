@@ -1,0 +1,15 @@
+import { CODECS } from './formats/codecs.js';
+import { sourcesOf } from './formats/source-index.js';
+import { layoutOf, stringifyJson } from './json/json-layout.js';
+import type { Transcript } from './transcript.js';
+
+/** The transcript as text in its own format. */
+export function serializeTranscript(transcript: Transcript): string {
+  const codec = CODECS[transcript.format];
+  const sources = sourcesOf(codec, transcript.document, transcript.file);
+  const document = codec.write(transcript.document, transcript.conversations, sources);
+  if (codec.syntax === 'jsonl') {
+    return (document as unknown[]).map((line) => `${JSON.stringify(line)}\n`).join('');
+  }
+  return stringifyJson(document, layoutOf(transcript.document));
+}
