@@ -65,9 +65,12 @@ interface Measurement {
   readonly name: string;
   readonly removedShare: number;
   readonly removedShareAll: number;
+  readonly removedShareAt80: number;
   readonly probes: number;
   readonly probesBefore: number;
   readonly probesAfter: number;
+  readonly outputProbesBefore: number;
+  readonly outputProbesAfter: number;
 }
 const measurements: Measurement[] = [];
 
@@ -91,6 +94,14 @@ describe('mask on SWE-agent trajectories at limit = 50% of tokens', () => {
       expect(result.removed.length).toBeGreaterThan(0);
       const all = await compactAndCheck(createMaskProvider({ mode: 'all' }), messages);
       expect(all.result.stats.tokensAfter).toBeLessThanOrEqual(result.stats.tokensAfter);
+      // At a reachable limit, until-limit stops early and keeps more outputs than all.
+      const limit80 = Math.floor(tokens * 0.8);
+      const at80 = await createMaskProvider().compress(messages, resolveCompressionConfig({ limit: limit80, logdir }), context);
+      expect(findIntegrityViolations(messages, at80, context.tokens)).toEqual([]);
+      if (all.result.stats.tokensAfter <= limit80) {
+        expect(at80.stats.tokensAfter).toBeLessThanOrEqual(limit80);
+        expect(at80.removed.length).toBeLessThanOrEqual(all.result.removed.length);
+      }
 
       // Probes of the final patch, outside the pinned exit message that holds the patch itself.
       const submission = (transcript.document as { info?: { submission?: string } }).info?.submission ?? '';
@@ -100,9 +111,12 @@ describe('mask on SWE-agent trajectories at limit = 50% of tokens', () => {
         name: basename(file, '.traj.json'),
         removedShare: 1 - result.stats.tokensAfter / tokens,
         removedShareAll: 1 - all.result.stats.tokensAfter / tokens,
+        removedShareAt80: 1 - at80.stats.tokensAfter / tokens,
         probes: probes.length,
         probesBefore: presentProbes(probes, withoutPatch(messages)).length,
         probesAfter: presentProbes(probes, withoutPatch(result.messages)).length,
+        outputProbesBefore: presentProbes(probes, withoutPatch(messages), true).length,
+        outputProbesAfter: presentProbes(probes, withoutPatch(result.messages), true).length,
       });
     });
   }
@@ -110,13 +124,18 @@ describe('mask on SWE-agent trajectories at limit = 50% of tokens', () => {
   afterAll(() => {
     if (measurements.length === 0) return;
     const lines = measurements.map(
-      (entry) => `${entry.name.padEnd(24)} removed ${(100 * entry.removedShare).toFixed(1).padStart(5)}% (all: ${(100 * entry.removedShareAll).toFixed(1).padStart(5)}%)  patch probes ${entry.probesAfter}/${entry.probesBefore} of ${entry.probes}`,
+      (entry) => `${entry.name.padEnd(24)} removed ${(100 * entry.removedShare).toFixed(1).padStart(5)}% (all: ${(100 * entry.removedShareAll).toFixed(1).padStart(5)}%, at limit 80%: ${(100 * entry.removedShareAt80).toFixed(1).padStart(5)}%)  patch probes ${entry.probesAfter}/${entry.probesBefore} of ${entry.probes}, in tool outputs ${entry.outputProbesAfter}/${entry.outputProbesBefore}`,
     );
-    const retained = measurements.reduce((sum, entry) => sum + entry.probesAfter, 0) / Math.max(1, measurements.reduce((sum, entry) => sum + entry.probesBefore, 0));
+    const share = (after: (entry: Measurement) => number, before: (entry: Measurement) => number) =>
+      measurements.reduce((sum, entry) => sum + after(entry), 0) / Math.max(1, measurements.reduce((sum, entry) => sum + before(entry), 0));
+    const retained = share((entry) => entry.probesAfter, (entry) => entry.probesBefore);
+    const retainedInOutputs = share((entry) => entry.outputProbesAfter, (entry) => entry.outputProbesBefore);
     lines.push(
       `median removed ${(100 * median(measurements.map((entry) => entry.removedShare))).toFixed(1)}% (until-limit), ` +
-        `${(100 * median(measurements.map((entry) => entry.removedShareAll))).toFixed(1)}% (all); ` +
-        `patch probes retained ${(100 * retained).toFixed(1)}% of those present before (pinned exit excluded)`,
+        `${(100 * median(measurements.map((entry) => entry.removedShareAll))).toFixed(1)}% (all), ` +
+        `${(100 * median(measurements.map((entry) => entry.removedShareAt80))).toFixed(1)}% at limit 80%; ` +
+        `patch probes retained ${(100 * retained).toFixed(1)}% of those present before (pinned exit excluded), ` +
+        `${(100 * retainedInOutputs).toFixed(1)}% counting tool outputs only`,
     );
     console.log(`mask at limit 50%, ${measurements.length} transcripts:\n${lines.join('\n')}`);
   });

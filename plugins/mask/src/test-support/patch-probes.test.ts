@@ -21,5 +21,8 @@ describe('patchProbes', () => {
   it('finds which probes a conversation still contains', () => {
     const messages = [{ id: 'a', role: 'tool' as const, parts: [{ type: 'tool-result' as const, callId: 'c', output: 'class Field(...)' }] }];
     expect(presentProbes(['Field', 'Helper'], messages)).toEqual(['Field']);
+    const withCall = [{ id: 'b', role: 'assistant' as const, parts: [{ type: 'text' as const, text: 'Helper' }] }, ...messages];
+    expect(presentProbes(['Field', 'Helper'], withCall)).toEqual(['Field', 'Helper']);
+    expect(presentProbes(['Field', 'Helper'], withCall, true)).toEqual(['Field']);
   });
 });

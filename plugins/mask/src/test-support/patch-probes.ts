@@ -32,8 +32,13 @@ function definedName(code: string): string | undefined {
   return /\b(?:def|class)\s+([A-Za-z_]\w*)/.exec(code)?.[1];
 }
 
-/** The probes that occur somewhere in `messages` (any part, tool calls and results included). */
-export function presentProbes(probes: readonly string[], messages: readonly Message[]): string[] {
-  const text = messages.flatMap((message) => message.parts.map(partText)).join('\n');
+/**
+ * The probes that occur somewhere in `messages`: in any part (tool calls and assistant text
+ * included), or with `toolOutputsOnly` only in tool results, the part masking replaces.
+ */
+export function presentProbes(probes: readonly string[], messages: readonly Message[], toolOutputsOnly = false): string[] {
+  const text = messages
+    .flatMap((message) => message.parts.filter((part) => !toolOutputsOnly || part.type === 'tool-result').map(partText))
+    .join('\n');
   return probes.filter((probe) => text.includes(probe));
 }
