@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { PluginLoadError } from '../errors/plugin-load-error.js';
 import { isContextProvider, type ContextProvider } from '../spec/context-provider.js';
 import { defaultRegistry, type ProviderRegistry } from './provider-registry.js';
+import { DEFAULT_IMPORT_CONDITIONS, resolvePackageEntry } from './package-entry.js';
 import { listWorkspacePackages } from './workspace-packages.js';
 
 /** The package.json keyword that marks a package as an ollm context provider plugin. */
@@ -16,6 +17,11 @@ export interface DiscoverOptions {
   /** More package.json files whose declared dependencies are searched (e.g. the CLI's own). */
   readonly extraManifests?: readonly string[];
   readonly registry?: ProviderRegistry;
+  /**
+   * Extra package.json `exports` conditions to prefer when loading a plugin, e.g.
+   * `['ollm-source']` under vitest to load workspace plugins from their TypeScript sources.
+   */
+  readonly conditions?: readonly string[];
 }
 
 export interface DiscoveredPlugin {
@@ -43,6 +49,7 @@ interface Candidate {
  */
 export async function discoverPlugins(options: DiscoverOptions = {}): Promise<DiscoveryReport> {
   const registry = options.registry ?? defaultRegistry;
+  const conditions = [...(options.conditions ?? []), ...DEFAULT_IMPORT_CONDITIONS];
   const candidates = new Map<string, Candidate>();
   const manifests = [findNearestManifest(resolve(options.cwd ?? process.cwd())), ...(options.extraManifests ?? [])];
   for (const manifest of manifests) {
@@ -59,7 +66,7 @@ export async function discoverPlugins(options: DiscoverOptions = {}): Promise<Di
     const manifest = readManifest(candidate.manifestPath);
     if (!manifest || !Array.isArray(manifest.keywords) || !manifest.keywords.includes(PLUGIN_KEYWORD)) continue;
     try {
-      const providers = await loadPlugin(candidate.manifestPath);
+      const providers = await loadPlugin(candidate.manifestPath, manifest, conditions);
       for (const provider of providers) registry.register(provider, candidate.packageName);
       loaded.push({ packageName: candidate.packageName, path: dirname(candidate.manifestPath), providers: providers.map((p) => p.name) });
     } catch (cause) {
@@ -82,6 +89,8 @@ export function findNearestManifest(start: string): string | undefined {
 
 interface Manifest {
   name?: string;
+  exports?: unknown;
+  main?: unknown;
   keywords?: unknown;
   dependencies?: Record<string, string>;
   devDependencies?: Record<string, string>;
@@ -129,9 +138,8 @@ function resolvePackageManifest(require: NodeRequire, packageName: string, from:
   }
 }
 
-async function loadPlugin(manifestPath: string): Promise<ContextProvider[]> {
-  const require = createRequire(manifestPath);
-  const entry = require.resolve(dirname(manifestPath));
+async function loadPlugin(manifestPath: string, manifest: Manifest, conditions: readonly string[]): Promise<ContextProvider[]> {
+  const entry = resolvePackageEntry(manifestPath, manifest, conditions);
   const module = (await import(pathToFileURL(entry).href)) as { default?: unknown };
   let exported = module.default;
   if (typeof exported === 'function') exported = await (exported as () => unknown)();
