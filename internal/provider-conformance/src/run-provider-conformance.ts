@@ -50,6 +50,8 @@ export function runProviderConformance(createProvider: () => ContextProvider, op
   const limitRatios = options.limitRatios ?? [0.5, 0.25];
   const selection = options.fixtures ?? (process.env['OLLM_CONFORMANCE_FIXTURES'] === 'all' ? 'all' : 'repo');
   const numRuns = options.numRuns ?? 25;
+  // `all` runs every tau-bench dialog (200) in one test; give it room beyond the default timeout.
+  const fixtureTimeout = selection === 'all' ? 600_000 : undefined;
   // One counter for the whole suite: its cache is keyed by message object, so a fixture is
   // tokenised once however many ratios it runs at.
   const tokens = options.context?.tokens ?? new TokenCounter(createTokenizer('o200k_base'));
@@ -99,8 +101,12 @@ export function runProviderConformance(createProvider: () => ContextProvider, op
       const files = listFixtureFiles(selection);
       if (files.length === 0) it.skip('no fixture transcripts found under fixtures/', () => {});
       for (const file of files) {
-        it(`keeps every rule on ${file.label}`, async () => {
-          for (const conversation of await loadFixtureConversations(file)) {
+        it(`keeps every rule on ${file.label}`, { timeout: fixtureTimeout }, async () => {
+          const conversations = await loadFixtureConversations(file);
+          // A reader that silently returns nothing would make this test pass on nothing.
+          expect(conversations.length, `conversations read from ${file.label}`).toBeGreaterThan(0);
+          for (const conversation of conversations) {
+            expect(conversation.messages.length, `messages in ${conversation.label}`).toBeGreaterThan(0);
             for (const ratio of limitRatios) {
               expect(await check(conversation.messages, ratio), `${conversation.label} at limit ${ratio} x tokens`).toEqual([]);
             }
