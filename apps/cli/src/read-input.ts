@@ -13,7 +13,15 @@ export async function readInputTranscript(io: CliIo, file: string, format: strin
     });
   }
   const options = format === undefined ? {} : { format: format as TranscriptFormat };
-  return transcripts.readTranscript(resolve(io.cwd, file), options);
+  const path = resolve(io.cwd, file);
+  try {
+    return await transcripts.readTranscript(path, options);
+  } catch (error) {
+    // Node omits the path from some errors (reading a folder); the one-line message needs it.
+    const systemError = error as NodeJS.ErrnoException;
+    if (systemError instanceof Error && typeof systemError.code === 'string' && systemError.path === undefined) systemError.path = path;
+    throw error;
+  }
 }
 
 export interface SelectedConversation {
