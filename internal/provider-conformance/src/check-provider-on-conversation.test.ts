@@ -43,6 +43,20 @@ describe('checkProviderOnConversation', () => {
     expect(await checkProviderOnConversation(provider, sampleConversation, config, createProviderContext({ tokens }))).toEqual([]);
   });
 
+  it('accepts a user message that is declared folded', async () => {
+    expect(await failedChecks(broken.foldsUserMessage)).toEqual([]);
+  });
+
+  it('reports dropped tool results on every generated conversation that has one', async () => {
+    const answered = conversationArbitrary({ maxExchanges: 3, longToolOutputs: false }).filter((messages) => messages.some((message) => message.role === 'tool'));
+    await fc.assert(
+      fc.asyncProperty(answered, async (messages) => {
+        expect(await failedChecks(broken.dropsToolResults, messages)).toContain('integrity:tool-pairing');
+      }),
+      { numRuns: 10 },
+    );
+  });
+
   it('accepts the placeholder provider on generated conversations', async () => {
     await fc.assert(
       fc.asyncProperty(conversationArbitrary({ maxExchanges: 3 }), async (messages) => {
@@ -64,6 +78,9 @@ describe('checkProviderOnConversation', () => {
     { behaviour: 'returns a wrong sourceDigest', provider: broken.wrongSourceDigest, check: 'source-digest' },
     { behaviour: 'lists a removed file whose content does not match', provider: broken.mismatchedRemovedFile, check: 'removed-files' },
     { behaviour: 'lists a removed file outside logdir', provider: broken.removedFileOutsideLogdir, check: 'removed-files' },
+    { behaviour: 'lists content removed from a message not in the input', provider: broken.removedFromUnknownMessage, check: 'removed-files' },
+    { behaviour: 'folds a system message away', provider: broken.foldsSystemMessage, check: 'messages-preserved' },
+    { behaviour: 'folds a system message away', provider: broken.foldsSystemMessage, check: 'integrity:system-unchanged' },
     { behaviour: 'throws in compress', provider: broken.throwsInCompress, check: 'compress' },
     { behaviour: 'resolves to null', provider: broken.resolvesToNull, check: 'compress' },
     { behaviour: 'reports wrong stats', provider: broken.wrongStats, check: 'stats' },

@@ -91,7 +91,7 @@ export async function checkProviderOnConversation(
     }
     found.push(...findPreservationFailures(reference, result));
     found.push(...findAccountingFailures(reference, result, config, new TokenCounter(context.tokens.tokenizer)));
-    found.push(...findRemovedFileFailures(result, logdir));
+    found.push(...findRemovedFileFailures(reference, result, logdir));
     return found;
   });
   failures.push(...findInputMutations(snapshot, messages), ...firstRun);

@@ -13,7 +13,7 @@ export const CONFORMANCE_CHECKS = {
   'messages-preserved': 'every system, user and pinned input message is present and identical unless folded',
   'covered-through': 'coveredThrough is an integer within -1..input.length-1',
   stats: 'stats.tokensBefore and stats.tokensAfter match a recount of input and output',
-  'removed-files': 'every removed entry with a path names a file under logdir whose sha256 matches',
+  'removed-files': 'every removed entry names an input message; one with a path names a file under logdir whose sha256 matches',
   limitations: 'an output still over the limit comes with at least one limitations entry',
   'should-compress': 'shouldCompress returns a boolean and does not throw',
 } as const;

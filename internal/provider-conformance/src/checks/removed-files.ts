@@ -1,6 +1,6 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
-import { sha256Hex, type CompactionResult } from '@ollm/core';
+import { sha256Hex, type CompactionResult, type Message } from '@ollm/core';
 import type { ConformanceFailure } from '../conformance-failure.js';
 
 function isInside(folder: string, path: string): boolean {
@@ -9,13 +9,22 @@ function isInside(folder: string, path: string): boolean {
 }
 
 /**
- * Each `removed` entry that names a file must point under `logdir` (relative paths are read
+ * Each `removed` entry names an input message, and one that names a file must point under `logdir` (relative paths are read
  * against it), and the file's bytes must hash to the entry's sha256: otherwise the "recoverable"
  * content is lost or wrong.
  */
-export function findRemovedFileFailures(result: CompactionResult, logdir: string | undefined): ConformanceFailure[] {
+export function findRemovedFileFailures(
+  input: readonly Message[],
+  result: CompactionResult,
+  logdir: string | undefined,
+): ConformanceFailure[] {
   const failures: ConformanceFailure[] = [];
+  const inputIds = new Set(input.map((message) => message.id));
   for (const [index, entry] of result.removed.entries()) {
+    // A recovery reference must say where the content came from, or it cannot be put back.
+    if (!inputIds.has(entry.messageId)) {
+      failures.push({ check: 'removed-files', detail: `removed[${index}] messageId ${JSON.stringify(entry.messageId)} is not an input message` });
+    }
     if (typeof entry.sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(entry.sha256)) {
       failures.push({ check: 'removed-files', detail: `removed[${index}] sha256 ${JSON.stringify(entry.sha256)} is not 64 lowercase hex digits` });
       continue;

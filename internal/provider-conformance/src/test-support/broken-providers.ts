@@ -91,6 +91,31 @@ export const removedFileOutsideLogdir = createResultChangingProvider('removed-fi
   return { ...result, removed: [{ messageId: messages[0]!.id, kind: 'message', sha256: 'a'.repeat(64), originalTokens: 1, path }] };
 });
 
+export const removedFromUnknownMessage = createResultChangingProvider('removed-from-unknown-message', (result) => ({
+  ...result,
+  removed: [{ messageId: 'no-such-message', kind: 'message', sha256: sha256Hex('x'), originalTokens: 1 }],
+}));
+
+/** Folds a message away and declares it folded: allowed for a user message, never for a system one. */
+function createFoldingProvider(role: 'user' | 'system'): ContextProvider {
+  const identity = createIdentityProvider();
+  return {
+    ...identity,
+    name: `folds-${role}`,
+    async compress(messages, config, context) {
+      const target = messages.find((message) => message.role === role && !message.pinned);
+      const output = messages.filter((message) => message !== target);
+      return {
+        ...buildCompactionResult({ input: messages, output, tokens: context.tokens, startedAt: performance.now(), limitations: ['folded one message'] }),
+        folded: target ? [{ messageId: target.id, reason: 'quoted in the checkpoint' }] : [],
+      };
+    },
+  };
+}
+
+export const foldsUserMessage = createFoldingProvider('user');
+export const foldsSystemMessage = createFoldingProvider('system');
+
 export const throwsInCompress = createResultChangingProvider('throws', () => {
   throw new Error('boom');
 });
