@@ -115,7 +115,7 @@ function describeLimitations(
         `(from ${tokensBefore}) after masking ${plan.masks.length} tool outputs; kept verbatim: the last ${kept.recent} ` +
         `(keepLast ${options.keepLast}), ${kept.neverMask} neverMask, ${kept.wouldNotShrink} too small to shrink, ` +
         `${kept.notEditable} in system/user/pinned messages, ${kept.alreadyMasked} already masked. ` +
-        'The rest is not tool output: a later stage (code-aware, goal-aware, summarize) must reduce it',
+        'A later stage (code-aware, goal-aware, summarize) must reduce the rest',
     );
   }
   return limitations;
