@@ -1,0 +1,161 @@
+import {
+  buildCompactionResult,
+  saveRemovedContent,
+  sha256Hex,
+  withParts,
+  type CompactionResult,
+  type CompressionConfig,
+  type ContextProvider,
+  type Message,
+  type MessagePart,
+  type ProviderContext,
+  type RemovedContent,
+} from '@ollm/core';
+import { DEFAULT_MINIMUM_SAVING_TOKENS, DEFAULT_RECENT_MESSAGES, type CodeAwareProviderOptions } from './code-aware-options.js';
+import { findCodeViews, partKey } from './compaction/find-code-views.js';
+import { foldedRegion, planView } from './compaction/fold-view.js';
+import { planFoldSteps, type FoldStep } from './compaction/plan-fold-steps.js';
+import type { FoldPlan } from './folding/fold-plan.js';
+import { LineReferences } from './references/line-references.js';
+import type { CodeView } from './views/code-view.js';
+
+export const CODE_AWARE_PROVIDER_NAME = 'code-aware';
+
+function partContent(part: MessagePart): string {
+  return part.type === 'tool-result' ? part.output : part.type === 'text' ? part.text : '';
+}
+
+function withContent(part: MessagePart, content: string): MessagePart {
+  if (part.type === 'tool-result') return { ...part, output: content };
+  if (part.type === 'text') return { ...part, text: content };
+  return part;
+}
+
+class CodeAwareCompaction {
+  private readonly output: Message[];
+  private readonly plans = new Map<CodeView, FoldPlan>();
+  private readonly removed = new Map<string, RemovedContent>();
+  private readonly references: LineReferences;
+  private readonly lineBased = new Set<CodeView>();
+  total: number;
+
+  constructor(
+    private readonly input: readonly Message[],
+    private readonly views: readonly CodeView[],
+    private readonly config: CompressionConfig,
+    private readonly context: ProviderContext,
+    private readonly minimumSaving: number,
+  ) {
+    this.output = [...input];
+    this.total = context.tokens.countMessages(input);
+    const fileViews = new Map(views.filter((view) => view.kind === 'file-view').map((view) => [partKey(view.messageIndex, view.partIndex), view]));
+    this.references = new LineReferences(input, fileViews);
+  }
+
+  underLimit(): boolean {
+    return this.config.limit !== undefined && this.total <= this.config.limit;
+  }
+
+  private async planOf(view: CodeView): Promise<FoldPlan> {
+    let plan = this.plans.get(view);
+    if (!plan) {
+      plan = await planView(view);
+      this.plans.set(view, plan);
+      if (plan.method === 'lines') this.lineBased.add(view);
+    }
+    return plan;
+  }
+
+  /** Applies one step when it saves enough tokens; the part is always rebuilt from the original. */
+  async apply(step: FoldStep): Promise<void> {
+    this.context.abortSignal?.throwIfAborted();
+    const original = this.input[step.messageIndex]!;
+    const originalPart = original.parts[step.partIndex]!;
+    const originalText = partContent(originalPart);
+    const sha256 = sha256Hex(originalText);
+    let text = originalText;
+    // Later blocks first, so earlier blocks' offsets stay valid.
+    for (const view of [...step.views].reverse()) {
+      const region = foldedRegion({
+        view,
+        plan: await this.planOf(view),
+        level: step.level,
+        keptRows: this.references.keptRows(view),
+        sha256,
+        ...(step.latestAt === undefined ? {} : { latestAt: step.latestAt }),
+      });
+      text = text.slice(0, view.before.length) + region + text.slice(text.length - view.after.length);
+    }
+    const current = this.output[step.messageIndex]!;
+    const parts = [...current.parts];
+    parts[step.partIndex] = withContent(originalPart, text);
+    const candidate = withParts(current, parts);
+    const saving = this.context.tokens.countMessage(current) - this.context.tokens.countMessage(candidate);
+    if (saving < this.minimumSaving) return;
+    this.output[step.messageIndex] = candidate;
+    this.total -= saving;
+    this.record(step, original, originalText, sha256);
+  }
+
+  private record(step: FoldStep, original: Message, originalText: string, sha256: string): void {
+    if (this.removed.has(step.key)) return;
+    const saved = this.config.logdir ? saveRemovedContent(this.config.logdir, originalText) : undefined;
+    this.removed.set(step.key, {
+      messageId: original.id,
+      kind: original.parts[step.partIndex]!.type === 'tool-result' ? 'tool-result' : 'assistant-text',
+      sha256,
+      originalTokens: this.context.tokens.countText(originalText),
+      ...(saved ? { path: saved.path } : {}),
+    });
+  }
+
+  result(startedAt: number): CompactionResult {
+    const limitations: string[] = [];
+    if (this.removed.size > 0 && !this.config.logdir) {
+      limitations.push('removed content is not recoverable: no logdir was given, so only each piece\'s sha256 is recorded');
+    }
+    if (this.config.limit !== undefined && this.total > this.config.limit) {
+      limitations.push(
+        `code-aware folds only code (file views and code blocks) outside the recent messages; the context is still ${this.total} tokens, above the limit ${this.config.limit}: run mask or trim too (e.g. a pipeline mask -> code-aware)`,
+      );
+    }
+    const lineBasedFolded = [...this.lineBased].filter((view) => this.removed.has(partKey(view.messageIndex, view.partIndex))).length;
+    if (lineBasedFolded > 0) limitations.push(`${lineBasedFolded} views in languages without a grammar were folded by line patterns, less precisely`);
+    return buildCompactionResult({
+      input: this.input,
+      output: this.output,
+      tokens: this.context.tokens,
+      startedAt,
+      removed: [...this.removed.values()],
+      limitations,
+    });
+  }
+}
+
+/**
+ * Creates the code-aware provider: it folds code the conversation has moved past, oldest first,
+ * until the context is under `config.limit` (everything eligible when no limit is given).
+ * See `planFoldSteps` for the order.
+ */
+export function createCodeAwareProvider(options: CodeAwareProviderOptions = {}): ContextProvider {
+  const recentMessages = options.recentMessages ?? DEFAULT_RECENT_MESSAGES;
+  const minimumSaving = options.minimumSavingTokens ?? DEFAULT_MINIMUM_SAVING_TOKENS;
+  return {
+    specificationVersion: 'v1',
+    name: CODE_AWARE_PROVIDER_NAME,
+    description: 'Folds file views and code blocks with tree-sitter: repeated reads to references, old views to signatures, imports and the lines the conversation edited or cited',
+    shouldCompress(messages, config, context) {
+      return config.limit !== undefined && context.tokens.countMessages(messages) > config.limit;
+    },
+    async compress(messages, config, context) {
+      const startedAt = performance.now();
+      const views = findCodeViews(messages);
+      const compaction = new CodeAwareCompaction(messages, views, config, context, minimumSaving);
+      for (const step of planFoldSteps(views, messages.length, recentMessages)) {
+        if (compaction.underLimit()) break;
+        await compaction.apply(step);
+      }
+      return compaction.result(startedAt);
+    },
+  };
+}

@@ -1,0 +1,89 @@
+import { pathsMatch } from '../references/path-match.js';
+import type { CodeView } from '../views/code-view.js';
+import type { ViewFoldLevel } from './fold-view.js';
+import { partKey } from './find-code-views.js';
+
+/** One edit of one message part: its views folded to `level`. */
+export interface FoldStep {
+  readonly key: string;
+  readonly messageIndex: number;
+  readonly partIndex: number;
+  readonly views: readonly CodeView[];
+  readonly level: ViewFoldLevel;
+  readonly latestAt?: number;
+}
+
+interface ViewHistory {
+  /** No later view of the same file exists. */
+  readonly latest: boolean;
+  /** Message index of the latest later view that shows all of this view's lines, when one does. */
+  readonly supersededAt?: number;
+}
+
+function comesAfter(later: CodeView, view: CodeView): boolean {
+  return later.messageIndex > view.messageIndex || (later.messageIndex === view.messageIndex && later.partIndex > view.partIndex);
+}
+
+function historyOf(view: CodeView, fileViews: readonly CodeView[]): ViewHistory {
+  const later = fileViews.filter((other) => comesAfter(other, view) && pathsMatch(other.path!, view.path!));
+  if (later.length === 0) return { latest: true };
+  const lastIndex = later[later.length - 1]!.messageIndex;
+  if (later.some((other) => other.wholeFile)) return { latest: false, supersededAt: lastIndex };
+  const shownLater = new Set<number>();
+  for (const other of later) for (const line of other.lines) if (line.number !== undefined) shownLater.add(line.number);
+  const numbers = view.lines.flatMap((line) => (line.number === undefined ? [] : [line.number]));
+  const covered = numbers.length > 0 && numbers.length >= view.lines.filter((line) => line.text.trim() !== '').length * 0.9 && numbers.every((number) => shownLater.has(number));
+  return covered ? { latest: false, supersededAt: lastIndex } : { latest: false };
+}
+
+/**
+ * The folding order, cheapest loss first; the provider applies steps until the context is under
+ * the limit. "Old" means outside the last `recentMessages` messages.
+ * 1. an earlier view whose lines a later view of the same file shows again -> a reference to it
+ *    (any age: the later view holds the same code);
+ * 2. old views that are not the file's latest: comments removed, then (3) bodies folded;
+ * 4. old fenced code blocks in assistant text: comments and bodies folded;
+ * 5. old views that are the file's latest: comments removed, then (6) bodies folded.
+ * Within each phase the oldest message goes first.
+ */
+export function planFoldSteps(views: readonly CodeView[], messageCount: number, recentMessages: number): FoldStep[] {
+  const fileViews = views.filter((view) => view.kind === 'file-view' && view.path !== undefined);
+  const oldBefore = messageCount - recentMessages;
+  const superseded: FoldStep[] = [];
+  const olderViews: CodeView[] = [];
+  const latestViews: CodeView[] = [];
+  for (const view of fileViews) {
+    const history = historyOf(view, fileViews);
+    if (history.supersededAt !== undefined) {
+      superseded.push(stepFor([view], 'reference', history.supersededAt));
+    } else if (view.messageIndex < oldBefore) {
+      (history.latest ? latestViews : olderViews).push(view);
+    }
+  }
+  const blocksByPart = new Map<string, CodeView[]>();
+  for (const view of views) {
+    if (view.kind !== 'code-block' || view.messageIndex >= oldBefore) continue;
+    const key = partKey(view.messageIndex, view.partIndex);
+    blocksByPart.set(key, [...(blocksByPart.get(key) ?? []), view]);
+  }
+  return [
+    ...superseded,
+    ...olderViews.map((view) => stepFor([view], 'comments')),
+    ...olderViews.map((view) => stepFor([view], 'signatures')),
+    ...[...blocksByPart.values()].map((blocks) => stepFor(blocks, 'signatures')),
+    ...latestViews.map((view) => stepFor([view], 'comments')),
+    ...latestViews.map((view) => stepFor([view], 'signatures')),
+  ];
+}
+
+function stepFor(views: readonly CodeView[], level: ViewFoldLevel, latestAt?: number): FoldStep {
+  const first = views[0]!;
+  return {
+    key: partKey(first.messageIndex, first.partIndex),
+    messageIndex: first.messageIndex,
+    partIndex: first.partIndex,
+    views,
+    level,
+    ...(latestAt === undefined ? {} : { latestAt }),
+  };
+}

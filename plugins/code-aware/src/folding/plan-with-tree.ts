@@ -1,0 +1,172 @@
+import type { Node } from 'web-tree-sitter';
+import { parserFor } from '../grammar/grammar-loader.js';
+import type { LanguageId } from '../grammar/language-id.js';
+import { LANGUAGE_RULES, type LanguageRules } from '../grammar/language-rules.js';
+import type { FoldPlan, RowState } from './fold-plan.js';
+
+/** Statements up to this many rows stay whole; longer ones keep their first row. */
+const SHORT_STATEMENT_ROWS = 2;
+/** Types (structs, interfaces) up to this many rows are kept whole as signatures. */
+const KEEP_WHOLE_ROWS = 40;
+/** How deep to look for a definition inside a wrapper (decorators, exports, templates). */
+const WRAPPER_SEARCH_DEPTH = 3;
+
+/** The last row a node covers; some grammars end a node at column 0 of the following row. */
+function lastRowOf(node: Node): number {
+  const { startPosition: start, endPosition: end } = node;
+  return end.column === 0 && end.row > start.row ? end.row - 1 : end.row;
+}
+
+class TreeFolder {
+  readonly states: RowState[];
+  readonly trailingComments = new Map<number, number>();
+
+  constructor(
+    private readonly rules: LanguageRules,
+    private readonly lines: readonly string[],
+  ) {
+    this.states = lines.map(() => 'code');
+  }
+
+  private isDefinitionLike(node: Node): boolean {
+    return this.rules.definitions.has(node.type) || this.rules.containers.has(node.type);
+  }
+
+  private containsDefinition(node: Node, depth: number): boolean {
+    if (depth === 0) return false;
+    return node.namedChildren.some(
+      (child) => child !== null && (this.isDefinitionLike(child) || this.containsDefinition(child, depth - 1)),
+    );
+  }
+
+  private mark(fromRow: number, toRow: number, state: RowState): void {
+    for (let row = Math.max(fromRow, 0); row <= toRow && row < this.states.length; row++) {
+      // A comment row stays a comment: it goes first whatever surrounds it.
+      if (this.states[row] !== 'comment') this.states[row] = state;
+    }
+  }
+
+  private markComment(node: Node): void {
+    const { startPosition: start, endPosition: end } = node;
+    const before = this.lines[start.row]?.slice(0, start.column) ?? '';
+    if (before.trim() !== '') {
+      this.trailingComments.set(start.row, start.column);
+      return;
+    }
+    // A shebang is an instruction to the system, not a comment.
+    if (start.row === 0 && (this.lines[0] ?? '').startsWith('#!')) return;
+    // Some grammars end a line comment at column 0 of the next row (Rust `///`).
+    const lastRow = end.column === 0 && end.row > start.row ? end.row - 1 : end.row;
+    for (let row = start.row; row <= lastRow && row < this.states.length; row++) this.states[row] = 'comment';
+  }
+
+  /** Marks comments (and docstrings) anywhere in the tree, whatever is folded later. */
+  markComments(node: Node): void {
+    if (this.rules.comments.has(node.type)) {
+      this.markComment(node);
+      return;
+    }
+    for (const child of node.namedChildren) if (child) this.markComments(child);
+  }
+
+  private isDocstring(node: Node, index: number): boolean {
+    return (
+      this.rules.docstrings &&
+      index === 0 &&
+      node.type === 'expression_statement' &&
+      node.namedChildCount === 1 &&
+      node.namedChild(0)?.type === 'string'
+    );
+  }
+
+  /**
+   * Folds the members of a module, class body or error region one by one. At the top of a
+   * fragment (`sed -n` from inside a function), an indented statement is the tail of a body
+   * whose header was not shown: it folds like a body.
+   */
+  foldMembers(parent: Node, topLevel = false): void {
+    let index = 0;
+    for (const child of parent.namedChildren) {
+      if (!child) continue;
+      if (this.rules.comments.has(child.type)) continue;
+      if (this.isDocstring(child, index)) this.mark(child.startPosition.row, lastRowOf(child), 'comment');
+      else if (topLevel && child.startPosition.column > 0 && !this.isDefinitionLike(child) && !this.rules.imports.has(child.type)) {
+        this.mark(child.startPosition.row, lastRowOf(child), 'fold');
+      } else if (topLevel && child.type === 'ERROR') this.foldMembers(child, true);
+      else this.foldMember(child);
+      index++;
+    }
+  }
+
+  private foldMember(node: Node): void {
+    const firstRow = node.startPosition.row;
+    const lastRow = lastRowOf(node);
+    if (this.rules.definitions.has(node.type)) return this.foldBody(node, false);
+    if (this.rules.containers.has(node.type)) return this.foldBody(node, true);
+    if (this.rules.imports.has(node.type) || lastRow - firstRow + 1 <= SHORT_STATEMENT_ROWS) return;
+    if (this.rules.keepWhole.has(node.type) && lastRow - firstRow + 1 <= KEEP_WHOLE_ROWS) return;
+    if (node.type === 'ERROR' || this.containsDefinition(node, WRAPPER_SEARCH_DEPTH)) {
+      return this.foldMembers(node);
+    }
+    // A long statement that defines nothing: its first row says what it is.
+    this.mark(firstRow + 1, this.closingRowKept(node) ? lastRow - 1 : lastRow, 'fold');
+  }
+
+  /** True when the node's last row is only closing punctuation (`}`, `});`, `end`). */
+  private closingRowKept(node: Node): boolean {
+    const last = this.lines[lastRowOf(node)]?.trim() ?? '';
+    return /^[\])}]+[;,)]*$|^end$/.test(last);
+  }
+
+  private foldBody(node: Node, isContainer: boolean): void {
+    const body = node.childForFieldName('body') ?? this.lastBlockChild(node);
+    const headerRow = node.startPosition.row;
+    if (!body) {
+      if (!isContainer) this.mark(headerRow + 1, this.closingRowKept(node) ? lastRowOf(node) - 1 : lastRowOf(node), 'fold');
+      return;
+    }
+    if (isContainer) return this.foldMembers(body);
+    const bodyRow = body.startPosition.row;
+    const opensOnHeaderLine = (this.lines[bodyRow]?.slice(0, body.startPosition.column).trim() ?? '') !== '';
+    const firstFolded = opensOnHeaderLine ? bodyRow + 1 : bodyRow;
+    const lastFolded = this.closingRowKept(body) ? lastRowOf(body) - 1 : lastRowOf(body);
+    if (firstFolded <= headerRow) return;
+    this.mark(firstFolded, lastFolded, 'fold');
+  }
+
+  private lastBlockChild(node: Node): Node | null {
+    for (let index = node.namedChildCount - 1; index >= 0; index--) {
+      const child = node.namedChild(index);
+      if (child && /block|body|statement_list|declaration_list/.test(child.type)) return child;
+    }
+    return null;
+  }
+}
+
+/**
+ * Plans the folding of `code` with the language's tree-sitter grammar. Code is dedented first so
+ * that a fragment cut from inside a class (`sed -n '120,180p'`) still parses as statements.
+ * Undefined when no grammar is available.
+ */
+export async function planWithTree(code: string, language: LanguageId): Promise<FoldPlan | undefined> {
+  const parser = await parserFor(language);
+  if (!parser) return undefined;
+  const lines = code.split('\n');
+  const indents = lines.filter((line) => line.trim() !== '').map((line) => /^[ \t]*/.exec(line)![0].length);
+  const dedent = indents.length > 0 ? Math.min(...indents) : 0;
+  const dedented = lines.map((line) => line.slice(Math.min(dedent, /^[ \t]*/.exec(line)![0].length)));
+  const tree = parser.parse(dedented.join('\n'));
+  if (!tree) return undefined;
+  try {
+    const folder = new TreeFolder(LANGUAGE_RULES[language], dedented);
+    folder.markComments(tree.rootNode);
+    folder.foldMembers(tree.rootNode, true);
+    const trailingComments = new Map<number, number>();
+    for (const [row, column] of folder.trailingComments) {
+      trailingComments.set(row, column + Math.min(dedent, /^[ \t]*/.exec(lines[row] ?? '')![0].length));
+    }
+    return { states: folder.states, trailingComments, method: 'tree-sitter' };
+  } finally {
+    tree.delete();
+  }
+}
