@@ -51,5 +51,5 @@ export function detectDocumentFormat(document: unknown): TranscriptFormat | unde
   if (looksLikeOllama(document)) return 'ollama';
   // Some element must look like a chat message; otherwise this is some other JSON array.
   const hasMessage = messages.some((message) => isRecord(message) && typeof message.role === 'string');
-  return hasMessage || (isRecord(document) && messages.length === 0) ? 'openai' : undefined;
+  return hasMessage || messages.length === 0 ? 'openai' : undefined;
 }

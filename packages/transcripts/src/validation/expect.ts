@@ -22,6 +22,7 @@ export function optionalString(value: unknown, file: string, position: string, w
 }
 
 export function describeType(value: unknown): string {
+  if (value === undefined) return 'nothing';
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
