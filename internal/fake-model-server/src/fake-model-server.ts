@@ -1,0 +1,316 @@
+import { createServer } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { TokenCounter, createTokenizer } from '@ollm/core';
+import type { ChatExchange, ChatOutcome, FakeModel, RenderedBody } from './chat-exchange.js';
+import { DEFAULT_FAKE_MODELS } from './chat-exchange.js';
+import type { Fault, FaultInput } from './fault.js';
+import { FaultQueue } from './fault.js';
+import { readBody, sendJson, writeChunks } from './http-io.js';
+import {
+  ollamaError,
+  ollamaShow,
+  ollamaTags,
+  parseOllamaChat,
+  renderOllamaChat,
+  renderOllamaMalformed,
+  renderOllamaWrongShape,
+} from './protocols/ollama-protocol.js';
+import {
+  openAIError,
+  openAIModels,
+  parseOpenAIChat,
+  renderOpenAIChat,
+  renderOpenAIMalformed,
+  renderOpenAIWrongShape,
+} from './protocols/openai-protocol.js';
+import type { RecordedRequest } from './recorded-request.js';
+import type { FakeChatRequest } from './reply/compose-reply.js';
+import { composeReply } from './reply/compose-reply.js';
+import { truncateToTokens } from './reply/truncate-to-tokens.js';
+import { wireToMessages } from './wire-messages.js';
+
+export interface FakeModelServerOptions {
+  /** Default 0: a free port. */
+  readonly port?: number;
+  readonly models?: readonly FakeModel[];
+  /** Answer 404 for models not in `models` (as Ollama does); default false: any name works. */
+  readonly strictModels?: boolean;
+  /** Custom replies; return undefined to fall back to the built-in deterministic reply. */
+  readonly reply?: (request: FakeChatRequest) => string | undefined;
+}
+
+export interface FakeModelServer {
+  /** e.g. `http://127.0.0.1:40123` (OpenAI clients add `/v1`). */
+  readonly url: string;
+  readonly port: number;
+  /** Every request received, in order. */
+  readonly requests: readonly RecordedRequest[];
+  /** Replaces the pending faults: one fault, or a queue applied in order. */
+  setFault(faults: FaultInput | readonly FaultInput[]): void;
+  /** Ends a `refuse` fault: listens again on the same port. */
+  resume(): Promise<void>;
+  /** Forgets requests and faults, and listens again if refusing. */
+  reset(): Promise<void>;
+  close(): Promise<void>;
+}
+
+type Protocol = 'ollama' | 'openai';
+
+const ROUTES: Record<string, { protocol: Protocol; method: string; chat?: boolean }> = {
+  '/api/chat': { protocol: 'ollama', method: 'POST', chat: true },
+  '/api/tags': { protocol: 'ollama', method: 'GET' },
+  '/api/show': { protocol: 'ollama', method: 'POST' },
+  '/v1/chat/completions': { protocol: 'openai', method: 'POST', chat: true },
+  '/v1/models': { protocol: 'openai', method: 'GET' },
+};
+
+/** Starts a loopback model server speaking the Ollama and OpenAI protocols, with faults on demand. */
+export async function startFakeModelServer(options: FakeModelServerOptions = {}): Promise<FakeModelServer> {
+  const models = options.models ?? DEFAULT_FAKE_MODELS;
+  const counter = new TokenCounter(createTokenizer('o200k_base'));
+  const requests: RecordedRequest[] = [];
+  const faults = new FaultQueue();
+  const hanging = new Set<ServerResponse>();
+  let completionNumber = 0;
+  let resumeTimer: NodeJS.Timeout | undefined;
+  let closing: Promise<void> | undefined;
+  let closed = false;
+
+  const server = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      if (!response.headersSent) sendJson(response, 500, { error: String(error) });
+      else response.destroy();
+    });
+  });
+
+  const listen = (port: number) =>
+    new Promise<number>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve((server.address() as AddressInfo).port);
+      });
+    });
+
+  const stopListening = () => {
+    closing ??= new Promise<void>((resolve) => server.close(() => resolve()));
+    // close() only stops accepting; pooled keep-alive connections would still be served.
+    server.closeAllConnections();
+    for (const response of hanging) response.destroy();
+    hanging.clear();
+    return closing;
+  };
+
+  const port = await listen(options.port ?? 0);
+  const url = `http://127.0.0.1:${port}`;
+
+  const resume = async () => {
+    clearTimeout(resumeTimer);
+    if (faults.head()?.kind === 'refuse') faults.shift();
+    if (closing && !closed) {
+      await closing;
+      closing = undefined;
+      await listen(port);
+    }
+    applyRefuse();
+  };
+
+  function applyRefuse(): void {
+    const head = faults.head();
+    if (head?.kind !== 'refuse' || closing) return;
+    void stopListening();
+    if (head.resumeAfterMs !== undefined) resumeTimer = setTimeout(() => void resume(), head.resumeAfterMs);
+  }
+
+  function errorBody(protocol: Protocol, status: number, message: string): unknown {
+    return protocol === 'ollama' ? ollamaError(message) : openAIError(status, message);
+  }
+
+  function findModel(name: string): FakeModel | undefined {
+    const found = models.find((model) => model.name === name || model.name === `${name}:latest`);
+    if (found || options.strictModels) return found;
+    return { ...(models[0] ?? {}), name };
+  }
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    // No keep-alive: a pooled connection would outlive a `refuse` and hide the refused connect.
+    response.setHeader('connection', 'close');
+    const path = new URL(request.url ?? '/', url).pathname;
+    const text = await readBody(request);
+    const route = ROUTES[path];
+    const protocol: Protocol = path.startsWith('/v1') ? 'openai' : 'ollama';
+    if (!route || route.method !== request.method) {
+      sendJson(response, 404, errorBody(protocol, 404, `no route ${request.method} ${path}`));
+      return;
+    }
+    let body: unknown;
+    try {
+      body = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      body = text;
+    }
+    const record = (body ?? {}) as Record<string, unknown>;
+    const exchange =
+      route.chat && protocol === 'ollama'
+        ? parseOllamaChat(record)
+        : route.chat
+          ? parseOpenAIChat(record)
+          : undefined;
+    const messages = wireToMessages(exchange?.messages);
+    const promptTokens = counter.countMessages(messages);
+    const fault = faults.take(path);
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(request.headers)) {
+      headers[name] = Array.isArray(value) ? value.join(', ') : (value ?? '');
+    }
+    const model = exchange?.model ?? (typeof record['model'] === 'string' ? record['model'] : undefined);
+    requests.push({
+      method: request.method ?? 'GET',
+      path,
+      protocol: route.protocol,
+      headers,
+      body,
+      ...(model !== undefined ? { model } : {}),
+      messages,
+      promptTokens,
+      stream: exchange?.stream ?? false,
+      ...(exchange?.maxTokens !== undefined ? { maxTokens: exchange.maxTokens } : {}),
+      ...(fault ? { fault: fault.kind } : {}),
+    });
+    if (fault && (await applyFault(fault, protocol, exchange, response))) return;
+
+    if (route.chat && exchange) {
+      if (typeof record['model'] !== 'string' || !Array.isArray(record['messages'])) {
+        sendJson(response, 400, errorBody(protocol, 400, 'model and messages are required'));
+        return;
+      }
+      if (!findModel(exchange.model)) {
+        sendJson(response, 404, errorBody(protocol, 404, `model "${exchange.model}" not found, try pulling it first`));
+        return;
+      }
+      const outcome = decideOutcome(protocol, exchange, messages, promptTokens, fault);
+      const rendered =
+        protocol === 'ollama'
+          ? renderOllamaChat(exchange, outcome)
+          : renderOpenAIChat(exchange, outcome, `chatcmpl-fake-${++completionNumber}`);
+      await writeRendered(response, rendered, fault, exchange.stream);
+      return;
+    }
+    if (path === '/api/tags') return sendJson(response, 200, ollamaTags(models));
+    if (path === '/v1/models') return sendJson(response, 200, openAIModels(models));
+    const name = String(record['model'] ?? record['name'] ?? '');
+    const shown = findModel(name);
+    if (!shown) return sendJson(response, 404, ollamaError(`model '${name}' not found`));
+    sendJson(response, 200, ollamaShow(shown));
+  }
+
+  function decideOutcome(
+    protocol: Protocol,
+    exchange: ChatExchange,
+    messages: RecordedRequest['messages'],
+    promptTokens: number,
+    fault: Fault | undefined,
+  ): ChatOutcome {
+    const chatRequest: FakeChatRequest = {
+      protocol,
+      model: exchange.model,
+      messages,
+      ...(exchange.maxTokens !== undefined ? { maxTokens: exchange.maxTokens } : {}),
+    };
+    let text = options.reply?.(chatRequest) ?? composeReply(chatRequest, counter.tokenizer);
+    let finishReason: ChatOutcome['finishReason'] = 'stop';
+    if (fault?.kind === 'empty') text = '';
+    else if (fault?.kind === 'too-long') {
+      // Longer than everything it was sent, whatever max tokens said.
+      const everything = messages.map((message) => message.parts.map((part) => ('text' in part ? part.text : '')).join(' ')).join(' ');
+      text = `${everything} ${everything} (fake reply longer than its input)`;
+    } else if (exchange.maxTokens !== undefined && counter.countText(text) > exchange.maxTokens) {
+      text = truncateToTokens(text, exchange.maxTokens, counter.tokenizer);
+      finishReason = 'length';
+    }
+    return { text, promptTokens, completionTokens: counter.countText(text), finishReason };
+  }
+
+  async function writeRendered(
+    response: ServerResponse,
+    rendered: RenderedBody,
+    fault: Fault | undefined,
+    stream: boolean,
+  ): Promise<void> {
+    if (fault?.kind !== 'cut-stream') return writeChunks(response, rendered.contentType, rendered.chunks);
+    if (stream) return writeChunks(response, rendered.contentType, rendered.chunks, fault.chunks ?? 2);
+    const whole = rendered.chunks.join('');
+    const half = Math.floor(whole.length / 2);
+    return writeChunks(response, rendered.contentType, [whole.slice(0, half), whole.slice(half)], 1);
+  }
+
+  /** Applies a fault; true when it produced the whole response. */
+  async function applyFault(
+    fault: Fault,
+    protocol: Protocol,
+    exchange: ChatExchange | undefined,
+    response: ServerResponse,
+  ): Promise<boolean> {
+    switch (fault.kind) {
+      case 'status-500':
+        sendJson(response, 500, errorBody(protocol, 500, 'fake internal server error'));
+        return true;
+      case 'status-429': {
+        const retryAfter = fault.retryAfter ?? String(fault.retryAfterSeconds ?? 1);
+        sendJson(response, 429, errorBody(protocol, 429, 'fake rate limit'), { 'retry-after': retryAfter });
+        return true;
+      }
+      case 'status': {
+        const status = fault.status ?? 400;
+        sendJson(response, status, errorBody(protocol, status, fault.message ?? `fake status ${status}`));
+        return true;
+      }
+      case 'hang':
+        hanging.add(response);
+        response.on('close', () => hanging.delete(response));
+        return true;
+      case 'malformed':
+      case 'wrong-shape': {
+        const chat = exchange ?? { model: '', stream: false, includeUsage: false };
+        const render =
+          fault.kind === 'malformed'
+            ? protocol === 'ollama' ? renderOllamaMalformed : renderOpenAIMalformed
+            : protocol === 'ollama' ? renderOllamaWrongShape : renderOpenAIWrongShape;
+        const rendered = render(chat);
+        await writeChunks(response, rendered.contentType, rendered.chunks);
+        return true;
+      }
+      case 'cut-stream':
+        if (exchange) return false;
+        // Not a chat: cut a JSON body in the middle.
+        await writeChunks(response, 'application/json', ['{"models":[{"name":"cut'], 1);
+        return true;
+      default:
+        // empty and too-long shape the reply; refuse never reaches a request.
+        return false;
+    }
+  }
+
+  return {
+    url,
+    port,
+    requests,
+    setFault(input) {
+      faults.replace(Array.isArray(input) ? input : [input as FaultInput]);
+      applyRefuse();
+    },
+    resume,
+    async reset() {
+      faults.clear();
+      requests.length = 0;
+      await resume();
+    },
+    async close() {
+      clearTimeout(resumeTimer);
+      faults.clear();
+      closed = true;
+      await stopListening();
+    },
+  };
+}

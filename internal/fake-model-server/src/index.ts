@@ -1,0 +1,11 @@
+export type { FakeModelServer, FakeModelServerOptions } from './fake-model-server.js';
+export { startFakeModelServer } from './fake-model-server.js';
+export type { Fault, FaultInput, FaultKind } from './fault.js';
+export type { RecordedRequest } from './recorded-request.js';
+export type { FakeModel } from './chat-exchange.js';
+export { DEFAULT_FAKE_MODELS, splitIntoDeltas } from './chat-exchange.js';
+export type { FakeChatRequest } from './reply/compose-reply.js';
+export { DEFAULT_SUMMARY_TOKENS, composeReply } from './reply/compose-reply.js';
+export { extractiveDigest } from './reply/extractive-digest.js';
+export { buildResume } from './reply/resume.js';
+export { findFilePaths, findIdentifiers } from './reply/score-sentences.js';
