@@ -3,9 +3,6 @@ import { countLines, describeOutput } from './describe-output.js';
 /** Every placeholder starts with this, so a second pass recognises (and never re-masks) one. */
 export const PLACEHOLDER_PREFIX = '[ollm mask] ';
 
-/** Hex digits of the sha256 shown in the `ollm recover` hint (a unique prefix, as git takes). */
-export const SHA_PREFIX_LENGTH = 12;
-
 export interface PlaceholderInput {
   /** The call as `describeCall` renders it. */
   readonly call: string;
@@ -26,10 +23,11 @@ export function buildPlaceholder(input: PlaceholderInput): string {
   const lines = countLines(input.output);
   const size = `${input.outputTokens} tokens, ${lines} line${lines === 1 ? '' : 's'}`;
   const hint = `${input.isError ? 'error; ' : ''}${describeOutput(input.output, input.isError)}`;
-  // The path carries the full sha256 once; a second full copy would cost ~35 tokens per mask.
+  // `ollm recover` takes the saved path itself, so one line names the file and the command, works
+  // for any logdir, and carries the 64-digit sha256 (~35 tokens) only once.
   const recovery = input.path === undefined
     ? 'not saved (no logdir), not recoverable'
-    : `saved: ${input.path} (ollm recover ${input.sha256.slice(0, SHA_PREFIX_LENGTH)})`;
+    : `recover: ollm recover ${input.path}`;
   return `${PLACEHOLDER_PREFIX}\`${input.call}\` output masked (${size}); ${hint}\n${recovery}`;
 }
 
