@@ -1,6 +1,6 @@
 import { messageText, withParts, type MessagePart } from '@ollm/core';
 import { extractKeySentences } from './extract-key-sentences.js';
-import { PLACEHOLDER_PREFIX } from './truncate-tool-results.js';
+import { PLACEHOLDER_PREFIX, SHA_PREFIX_LENGTH } from './tool-result-placeholder.js';
 import type { TrimWorkspace } from './trim-workspace.js';
 
 export interface CompressAssistantMessagesOptions {
@@ -38,8 +38,9 @@ export function compressAssistantMessages(workspace: TrimWorkspace, options: Com
     const original = messageText(message);
     const summary = extractKeySentences(original, { keepRatio: options.keepRatio, tokens: workspace.tokens });
     if (workspace.tokens.countText(summary) > (1 - MINIMUM_SAVING) * candidate.tokens) continue;
-    const stored = workspace.store(original);
-    const recovery = stored.path !== undefined ? `ollm recover ${stored.sha256}` : `not saved (no logdir), sha256 ${stored.sha256}`;
+    const stored = workspace.locate(original);
+    const shortSha = stored.sha256.slice(0, SHA_PREFIX_LENGTH);
+    const recovery = stored.path !== undefined ? `saved to ${stored.path} (ollm recover ${shortSha})` : `NOT saved (no logdir configured), not recoverable (sha256 ${shortSha})`;
     const text = `${summary}\n${PLACEHOLDER_PREFIX} Extractive summary of a longer message (${candidate.tokens} tokens); full text: ${recovery}`;
     // The new text takes the place of the first text part; the other text parts were folded into it.
     let placed = false;
@@ -49,7 +50,7 @@ export function compressAssistantMessages(workspace: TrimWorkspace, options: Com
       else if (!placed) (placed = true), parts.push({ type: 'text', text });
     }
     if (!workspace.replace(candidate.index, withParts(message, parts))) continue;
-    workspace.record(message.id, 'assistant-text', original, stored);
+    workspace.commit(message.id, 'assistant-text', original);
     compressed++;
   }
   return compressed;

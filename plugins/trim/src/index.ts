@@ -4,9 +4,9 @@ export { additionalPassThresholds, createTrimProvider, LOW_SAVING_SHARE } from '
 export type { ResolvedTrimOptions, TrimOptions } from './trim-options.js';
 export { resolveTrimOptions, TRIM_DEFAULTS } from './trim-options.js';
 export { stripReasoning } from './strip-reasoning.js';
-export { indexToolCalls, PLACEHOLDER_PREFIX, truncateToolResults } from './truncate-tool-results.js';
+export { indexToolCalls, truncateToolResults } from './truncate-tool-results.js';
 export type { TruncateToolResultsOptions } from './truncate-tool-results.js';
-export { buildToolResultPlaceholder, describeToolCall } from './tool-result-placeholder.js';
+export { buildToolResultPlaceholder, describeToolCall, PLACEHOLDER_PREFIX, SHA_PREFIX_LENGTH } from './tool-result-placeholder.js';
 export { compressAssistantMessages } from './compress-assistant-messages.js';
 export { extractKeySentences } from './extract-key-sentences.js';
 export { scoreSentence } from './sentence-scoring.js';

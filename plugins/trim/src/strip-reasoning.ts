@@ -39,9 +39,8 @@ export function stripReasoning(workspace: TrimWorkspace, ageThreshold: number): 
     if (pieces.length === 0) continue;
     const kept = parts.filter((part) => part.type !== 'text' || part.text.length > 0);
     const next = withParts(message, kept.length > 0 ? kept : [{ type: 'text', text: EMPTY_MESSAGE_MARKER }]);
-    const stored = pieces.map((piece) => workspace.store(piece));
     if (!workspace.replace(index, next)) continue;
-    pieces.forEach((piece, position) => workspace.record(message.id, 'reasoning', piece, stored[position]!));
+    for (const piece of pieces) workspace.commit(message.id, 'reasoning', piece);
     changed++;
   }
   return changed;

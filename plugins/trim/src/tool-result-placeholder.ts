@@ -1,6 +1,9 @@
 import type { TokenCounter, ToolCallPart } from '@ollm/core';
 import type { RecordedRemoval } from './trim-workspace.js';
 
+/** Every trim placeholder starts with this, so a later pass (or a later compaction) never trims one again. */
+export const PLACEHOLDER_PREFIX = '[ollm trim]';
+
 export interface ToolResultPlaceholderInput {
   readonly output: string;
   readonly toolName: string | undefined;
@@ -37,22 +40,33 @@ function commandLine(command: string, limit: number): string {
   return lines.length > 1 ? `${first} … (${lines.length - 1} more lines)` : first;
 }
 
+/** Hex digits of the sha256 in the `ollm recover` hint: a unique prefix, as git takes (the path has it in full). */
+export const SHA_PREFIX_LENGTH = 12;
+
+/** Lines a preview skips: blank ones and bare markup such as SWE-agent's `<output>` wrapper. */
+const EMPTY_LINE = /^\s*(?:<\/?[\w-]+>)?\s*$/;
+
 function render(input: ToolResultPlaceholderInput, removedTokens: number, originalTokens: number): string {
   const { output, stored, previewLines, previewLineCharacters } = input;
   const lines = output.split('\n');
-  const head = lines.slice(0, previewLines);
-  const tail = lines.slice(Math.max(previewLines, lines.length - previewLines));
-  const omitted = lines.length - head.length - tail.length;
+  const meaningful = lines.filter((line) => !EMPTY_LINE.test(line));
+  const head = meaningful.slice(0, previewLines);
+  const tail = meaningful.slice(Math.max(previewLines, meaningful.length - previewLines));
+  const omitted = meaningful.length - head.length - tail.length;
+  // A final newline ends the last line; it does not start another.
+  const lineCount = output.endsWith('\n') ? lines.length - 1 : lines.length;
   const command = describeToolCall(input.call);
+  const name = input.toolName ?? input.call?.name ?? 'tool';
+  const shortSha = stored.sha256.slice(0, SHA_PREFIX_LENGTH);
   const text = [
-    `[ollm trim] Output of tool \`${input.toolName ?? input.call?.name ?? 'unknown'}\` truncated: ${removedTokens} of ${originalTokens} tokens removed (${lines.length} lines).`,
-    ...(command !== undefined ? [`Command: ${commandLine(command, previewLineCharacters * 2)}`] : []),
-    ...(previewLines > 0 ? [`First lines:`, ...head.map((line) => `  ${shorten(line, previewLineCharacters)}`)] : []),
-    ...(omitted > 0 ? [`  … ${omitted} lines omitted …`] : []),
-    ...(previewLines > 0 && tail.length > 0 ? [`Last lines:`, ...tail.map((line) => `  ${shorten(line, previewLineCharacters)}`)] : []),
+    `${PLACEHOLDER_PREFIX} \`${name}\` output truncated: ${removedTokens} of ${originalTokens} tokens removed (${lineCount} lines).` +
+      (command !== undefined ? ` Command: ${commandLine(command, previewLineCharacters)}` : ''),
+    ...(head.length > 0 ? ['First lines:', ...head.map((line) => `  ${shorten(line, previewLineCharacters)}`)] : []),
+    ...(omitted > 0 ? [`  … ${omitted} more lines …`] : []),
+    ...(tail.length > 0 ? ['Last lines:', ...tail.map((line) => `  ${shorten(line, previewLineCharacters)}`)] : []),
     stored.path !== undefined
-      ? `Full output saved to ${stored.path} (sha256 ${stored.sha256}). To read it back, run: ollm recover ${stored.sha256}`
-      : `Full output NOT saved (no logdir configured), so it cannot be recovered; sha256 ${stored.sha256}.`,
+      ? `Full output saved to ${stored.path}; read it back with: ollm recover ${shortSha}`
+      : `Full output NOT saved (no logdir configured), so it cannot be recovered (sha256 ${shortSha}).`,
   ];
   return text.join('\n');
 }

@@ -19,6 +19,9 @@ import { indexToolCalls, truncateToolResults } from './truncate-tool-results.js'
 /** Below this share of the input saved, trim says so and points to `summarize` (gptme's rule). */
 export const LOW_SAVING_SHARE = 0.1;
 
+/** Head and tail lines kept by placeholders written in the additional passes. */
+export const ADDITIONAL_PASS_PREVIEW_LINES = 1;
+
 /**
  * The thresholds of the additional passes: halve the tool-result threshold after each pass,
  * from half of `maxToolResultTokens` down to (and including) `minToolResultTokens`.
@@ -108,10 +111,12 @@ export function createTrimProvider(options: TrimOptions = {}): ContextProvider {
         minTokens: resolved.extractiveMinTokens,
         keepRatio: resolved.extractiveKeepRatio,
       });
+      // Extra passes reach many small outputs, so their placeholders keep one head and one tail line.
+      const shortPreview = { ...preview, previewLines: Math.min(resolved.previewLines, ADDITIONAL_PASS_PREVIEW_LINES) };
       for (const threshold of additionalPassThresholds(resolved)) {
         if (!workspace.overLimit) break;
         context?.abortSignal?.throwIfAborted();
-        truncated += truncateToolResults(workspace, calls, { threshold, ...preview });
+        truncated += truncateToolResults(workspace, calls, { threshold, ...shortPreview });
       }
       context?.logger.debug(
         `trim: ${reasoning} reasoning stripped, ${truncated} tool outputs truncated, ${extracted} messages compressed; ${tokensBefore} -> ${workspace.totalTokens} tokens`,

@@ -1,4 +1,5 @@
-import { saveRemovedContent, sha256Hex, type Message, type RemovedContent, type TokenCounter } from '@ollm/core';
+import { join } from 'node:path';
+import { RECOVERY_FOLDER, saveRemovedContent, sha256Hex, type Message, type RemovedContent, type TokenCounter, type ToolResultPart } from '@ollm/core';
 
 /** Where a removed piece went: its sha256 and, when a logdir was given, the saved file. */
 export interface RecordedRemoval {
@@ -18,6 +19,8 @@ export class TrimWorkspace {
   readonly logdir: string | undefined;
   readonly limit: number | undefined;
   private total: number;
+  // Each pass looks at every tool output again; counting one costs as much as the output is long.
+  private readonly outputTokens = new WeakMap<ToolResultPart, number>();
 
   constructor(input: readonly Message[], tokens: TokenCounter, logdir: string | undefined, limit: number | undefined) {
     this.messages = [...input];
@@ -29,6 +32,16 @@ export class TrimWorkspace {
 
   get totalTokens(): number {
     return this.total;
+  }
+
+  /** Tokens of a tool output, counted once per part. */
+  countOutput(part: ToolResultPart): number {
+    let count = this.outputTokens.get(part);
+    if (count === undefined) {
+      count = this.tokens.countText(part.output);
+      this.outputTokens.set(part, count);
+    }
+    return count;
   }
 
   /** True while a limit is set and the conversation is over it. */
@@ -57,13 +70,19 @@ export class TrimWorkspace {
     return true;
   }
 
-  /** Saves `content` under logdir when there is one; the caller lists it with `record`. */
-  store(content: string): RecordedRemoval {
-    if (this.logdir === undefined) return { sha256: sha256Hex(content) };
-    return saveRemovedContent(this.logdir, content);
+  /**
+   * Where `content` will be saved (its sha256 and, with a logdir, the file), without writing:
+   * placeholders name the file before trim knows whether the edit is worth making.
+   */
+  locate(content: string): RecordedRemoval {
+    const sha256 = sha256Hex(content);
+    if (this.logdir === undefined) return { sha256 };
+    return { sha256, path: join(this.logdir, RECOVERY_FOLDER, `${sha256}.txt`) };
   }
 
-  record(messageId: string, kind: string, content: string, stored: RecordedRemoval): void {
+  /** Saves `content` (when there is a logdir) and lists it in `removed`; call once the edit is made. */
+  commit(messageId: string, kind: string, content: string): void {
+    const stored = this.logdir === undefined ? this.locate(content) : saveRemovedContent(this.logdir, content);
     this.removed.push({
       messageId,
       kind,

@@ -5,7 +5,8 @@ import { createTokenizer, TokenCounter, type ToolResultPart } from '@ollm/core';
 import { describe, expect, it } from 'vitest';
 import { ConversationBuilder, numberedLines } from './test-support/conversation-builder.js';
 import { TrimWorkspace } from './trim-workspace.js';
-import { indexToolCalls, PLACEHOLDER_PREFIX, truncateToolResults } from './truncate-tool-results.js';
+import { PLACEHOLDER_PREFIX } from './tool-result-placeholder.js';
+import { indexToolCalls, truncateToolResults } from './truncate-tool-results.js';
 
 const tokens = new TokenCounter(createTokenizer('o200k_base'));
 const preview = { previewLines: 3, previewLineCharacters: 160 };
@@ -60,15 +61,15 @@ describe('truncateToolResults (phase 2)', () => {
     const placeholder = outputs([workspace.messages[5]!])[0]!;
     const original = numberedLines(900, 'large');
     const removedTokens = tokens.countText(original) - tokens.countText(placeholder);
-    expect(placeholder).toContain('Output of tool `bash` truncated');
+    expect(placeholder.startsWith('[ollm trim] `bash` output truncated')).toBe(true);
     expect(placeholder).toContain(`${removedTokens} of ${tokens.countText(original)} tokens removed (900 lines)`);
     expect(placeholder).toContain('Command: cat django/db/models/fields/__init__.py');
     for (const line of ['large 1:', 'large 2:', 'large 3:', 'large 898:', 'large 899:', 'large 900:']) expect(placeholder).toContain(line);
     expect(placeholder).not.toContain('large 4:');
     expect(placeholder).not.toContain('large 897:');
-    expect(placeholder).toContain('894 lines omitted');
+    expect(placeholder).toContain('894 more lines');
     expect(placeholder).toContain(entry.path!);
-    expect(placeholder).toContain(`ollm recover ${entry.sha256}`);
+    expect(placeholder).toContain(`ollm recover ${entry.sha256.slice(0, 12)}`);
     expect(readFileSync(entry.path!, 'utf8')).toBe(original);
     expect(entry.originalTokens).toBe(tokens.countText(original));
   });
@@ -79,6 +80,17 @@ describe('truncateToolResults (phase 2)', () => {
     expect(truncateToolResults(workspace, indexToolCalls(messages), { threshold: 0, ...preview })).toBe(0);
     expect(workspace.messages).toEqual(messages);
     expect(workspace.removed).toEqual([]);
+  });
+
+  it('skips blank lines and bare markup such as <output> in the preview', () => {
+    const output = `<returncode>1</returncode>\n<output>\n\n${numberedLines(400)}\n</output>\n`;
+    const messages = new ConversationBuilder().toolRound('python run.py', output).build();
+    const workspace = new TrimWorkspace(messages, tokens, undefined, undefined);
+    truncateToolResults(workspace, indexToolCalls(messages), { threshold: 100, ...preview });
+    const placeholder = outputs(workspace.messages)[0]!;
+    expect(placeholder).toContain('First lines:\n  <returncode>1</returncode>\n  line 1:');
+    expect(placeholder).toContain('  line 400: lorem ipsum dolor sit amet\nFull output');
+    expect(placeholder).toContain('(404 lines)');
   });
 
   it('says the output cannot be recovered when there is no logdir', () => {

@@ -1,15 +1,15 @@
 import { withParts, type Message, type ToolCallPart } from '@ollm/core';
-import { buildToolResultPlaceholder } from './tool-result-placeholder.js';
+import { buildToolResultPlaceholder, PLACEHOLDER_PREFIX } from './tool-result-placeholder.js';
 import type { TrimWorkspace } from './trim-workspace.js';
-
-/** Every placeholder starts with this, so a later pass (or a later compaction) never truncates one again. */
-export const PLACEHOLDER_PREFIX = '[ollm trim]';
 
 export interface TruncateToolResultsOptions {
   readonly threshold: number;
   readonly previewLines: number;
   readonly previewLineCharacters: number;
 }
+
+/** A placeholder must save at least this share of the output it replaces. */
+export const MINIMUM_SAVING = 0.25;
 
 interface Candidate {
   readonly messageIndex: number;
@@ -41,7 +41,7 @@ export function truncateToolResults(
     if (workspace.isProtected(messageIndex)) return;
     message.parts.forEach((part, partIndex) => {
       if (part.type !== 'tool-result' || part.output.startsWith(PLACEHOLDER_PREFIX)) return;
-      const tokens = workspace.tokens.countText(part.output);
+      const tokens = workspace.countOutput(part);
       if (tokens > options.threshold) candidates.push({ messageIndex, partIndex, tokens });
     });
   });
@@ -53,7 +53,7 @@ export function truncateToolResults(
     const message = workspace.messages[candidate.messageIndex]!;
     const part = message.parts[candidate.partIndex];
     if (part?.type !== 'tool-result') continue;
-    const stored = workspace.store(part.output);
+    const stored = workspace.locate(part.output);
     const placeholder = buildToolResultPlaceholder({
       output: part.output,
       toolName: part.name,
@@ -63,9 +63,11 @@ export function truncateToolResults(
       previewLineCharacters: options.previewLineCharacters,
       tokens: workspace.tokens,
     });
+    // Losing a whole output for a few tokens is a bad trade.
+    if (workspace.tokens.countText(placeholder) > (1 - MINIMUM_SAVING) * candidate.tokens) continue;
     const parts = message.parts.map((existing, index) => (index === candidate.partIndex ? { ...part, output: placeholder } : existing));
     if (!workspace.replace(candidate.messageIndex, withParts(message, parts))) continue;
-    workspace.record(message.id, 'tool-result', part.output, stored);
+    workspace.commit(message.id, 'tool-result', part.output);
     truncated++;
   }
   return truncated;
