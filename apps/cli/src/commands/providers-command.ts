@@ -42,7 +42,7 @@ Examples:
       }
       if (providers.length === 0) {
         const hint = globalOptions(command).plugins ? 'install a plugin such as @ollm/plugin-trim' : 'plugins are off (--no-plugins)';
-        io.stdout.write(`No context providers (${hint}).\n`);
+        io.stdout.write(`No context providers: ${hint}.\n`);
         return;
       }
       const rows = [['name', 'package', 'description'], ...providers.map((entry) => [entry.name, entry.package, entry.description])];

@@ -1,0 +1,63 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixturesPresent, repositoryRoot, sweAgentFixture } from './fixture-paths.js';
+import { temporaryFolder } from './run-ollm.js';
+
+const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+const built = existsSync(bin);
+if (!built) {
+  console.warn(`Skipping the built-binary tests: ${bin} is missing. Run \`pnpm turbo run build --filter @ollm/cli...\` (the root \`pnpm test\` builds first).`);
+}
+
+describe.skipIf(!built)('the built ollm binary (dist/bin.js)', () => {
+  let folder: ReturnType<typeof temporaryFolder>;
+  beforeAll(() => {
+    folder = temporaryFolder();
+  });
+  afterAll(() => folder.remove());
+
+  const ollm = (args: string[]) =>
+    spawnSync(process.execPath, [bin, ...args], {
+      cwd: repositoryRoot,
+      env: { ...process.env, OLLM_HOME: join(folder.path, 'home') },
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    });
+
+  it('prints its version and exits 0', () => {
+    const run = ollm(['--version']);
+    expect(run.status).toBe(0);
+    expect(run.stdout.trim()).toBe((JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version);
+  });
+
+  it('exits 2 with one line for a missing file', () => {
+    const run = ollm(['digest', 'no-such-file.json']);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toBe('ollm: no-such-file.json: no such file\n');
+  });
+
+  it('exits 2 with a suggestion for a mistyped command', () => {
+    const run = ollm(['compcat']);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toBe("ollm: unknown command 'compcat' (did you mean compact?)\n");
+  });
+
+  it('discovers the bundled plugins', () => {
+    const run = ollm(['providers', '--json']);
+    expect(run.status).toBe(0);
+    const names = (JSON.parse(run.stdout) as { providers: { name: string; package: string }[] }).providers.map((provider) => `${provider.name} ${provider.package}`);
+    expect(names).toContain('trim @ollm/plugin-trim');
+  });
+
+  it.skipIf(!fixturesPresent)('compacts a real transcript with trim to a pipe, flushing all of it', () => {
+    const run = ollm(['compact', sweAgentFixture]);
+    expect(run.status).toBe(0);
+    expect(run.stderr).toMatch(/^trim: 18,553 -> [\d,]+ tokens \(-\d+\.\d%\), \d+ pieces saved under .+\n$/);
+    const document = JSON.parse(run.stdout) as { instance_id: string; messages: unknown[] };
+    expect(document.instance_id).toBe('django__django-11999');
+    expect(document.messages).toHaveLength(120);
+  });
+});
