@@ -9,7 +9,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -248,7 +248,8 @@ function main(): void {
   const lines: string[] = [];
   const cpuList = cpus();
   lines.push(`Machine: ${cpuList[0]?.model ?? 'unknown CPU'}, ${cpuList.length} cores, ${format(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${process.platform}/${process.arch}`);
-  lines.push(`Date: ${new Date().toISOString()}`);
+  // The machine is shared: the load average says how quiet it was while measuring.
+  lines.push(`Date: ${new Date().toISOString()}, load average at the end ${loadavg().map((value) => format(value, 2)).join(' / ')}`);
   lines.push(`Input: ${conversations.length} transcripts, ${allMessages.length} messages, ${texts.length} texts, ${format(characters / 1e6, 2)} M characters (${fixtures})`);
   lines.push('');
   lines.push('| library | encoding | load + first encode (ms) | heap after load (MiB) | RSS after load (MiB) | tokens | count all, median of ' + runs + ' (ms) | tokens/s |');
