@@ -21,6 +21,9 @@ import type { CodeView } from './views/code-view.js';
 
 export const CODE_AWARE_PROVIDER_NAME = 'code-aware';
 
+/** Hex digits of the sha256 a placeholder shows; `ollm recover` accepts any unique prefix of 8 or more. */
+const SHOWN_SHA_DIGITS = 12;
+
 function partContent(part: MessagePart): string {
   return part.type === 'tool-result' ? part.output : part.type === 'text' ? part.text : '';
 }
@@ -81,7 +84,9 @@ class CodeAwareCompaction {
         plan: await this.planOf(view),
         level: step.level,
         keptRows: this.references.keptRows(view),
-        sha256,
+        recovery: this.config.logdir
+          ? `ollm recover ${sha256.slice(0, SHOWN_SHA_DIGITS)}`
+          : `not recoverable (no logdir), sha256 ${sha256.slice(0, SHOWN_SHA_DIGITS)}`,
         ...(step.latestAt === undefined ? {} : { latestAt: step.latestAt }),
       });
       text = text.slice(0, view.before.length) + region + text.slice(text.length - view.after.length);

@@ -26,15 +26,15 @@ export interface FoldViewRequest {
   readonly plan: FoldPlan;
   readonly level: ViewFoldLevel;
   readonly keptRows: ReadonlySet<number>;
-  readonly sha256: string;
+  /** How to get the original back, e.g. `ollm recover 1c95b1edf98b`. */
+  readonly recovery: string;
   /** Message index of the later view that shows this code, for `reference`. */
   readonly latestAt?: number;
 }
 
 /** The folded code region of a view (without the view's `before`/`after`). */
 export function foldedRegion(request: FoldViewRequest): string {
-  const { view, plan, level, keptRows, sha256 } = request;
-  const recover = `ollm recover ${sha256}`;
+  const { view, plan, level, keptRows, recovery: recover } = request;
   if (level === 'reference') {
     return `[earlier view of ${describeRange(view)}, folded; latest view at message ${request.latestAt}; ${recover}]`;
   }
