@@ -67,7 +67,8 @@ export async function compactTranscript(options: CompactTranscriptOptions): Prom
       coveredThrough: result.coveredThrough,
       removed: result.removed,
       limitations: result.limitations,
-      timeMs: result.stats.timeMs,
+      // A tenth of a millisecond is all the precision a report reader can use.
+      timeMs: Math.round(result.stats.timeMs * 10) / 10,
     });
   }
   return { transcript, reports };
