@@ -1,0 +1,4 @@
+import { runProviderConformance } from '@ollm/provider-conformance';
+import { createCodeAwareProvider } from './index.js';
+
+runProviderConformance(() => createCodeAwareProvider());
