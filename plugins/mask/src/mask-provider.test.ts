@@ -144,6 +144,26 @@ describe('mask provider', () => {
     expect(maskedTurns(result.messages, 12)).toEqual([]);
   });
 
+  it('counts each result of parallel calls, masking inside one message part by part', async () => {
+    const messages = buildConversation(turns(3));
+    const call = (callId: string) => ({ type: 'tool-call' as const, callId, name: 'bash', input: { command: `cat ${callId}.py` } });
+    const parallel: Message[] = [
+      ...messages.slice(0, 2),
+      { id: 'parallel_call', role: 'assistant', parts: [call('p1'), call('p2')] },
+      { id: 'parallel_results', role: 'tool', parts: [
+        { type: 'tool-result', callId: 'p1', output: bashOutput('p1') },
+        { type: 'tool-result', callId: 'p2', output: bashOutput('p2') },
+      ] },
+      ...messages.slice(2),
+    ];
+    const result = await run(parallel, { extraConfig: { keepLast: 4 } });
+    const parts = result.messages[3]!.parts;
+    expect(parts[0]?.type === 'tool-result' && isPlaceholder(parts[0].output)).toBe(true);
+    expect(parts[0]?.type === 'tool-result' && parts[0].output).toContain('bash: cat p1.py');
+    expect(parts[1]).toBe(parallel[3]!.parts[1]);
+    expect(result.removed.map((entry) => entry.messageId)).toEqual(['parallel_results']);
+  });
+
   it('is idempotent: a second pass masks nothing more', async () => {
     const first = await run(buildConversation(turns(13)));
     const second = await run(first.messages);
