@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { cosmiconfig } from 'cosmiconfig';
 import type { z } from 'zod';
 import { InvalidConfigError } from '../errors/invalid-config-error.js';
 import { ollmHome } from '../storage/storage-id.js';
@@ -31,6 +30,8 @@ const USER_FILES = ['config.json', 'config.yaml', 'config.yml'];
 export async function loadConfig(options: LoadConfigOptions = {}): Promise<LoadedConfig> {
   const env = options.env ?? process.env;
   const home = ollmHome(env);
+  // Loaded on demand: commands that need no config should not pay for cosmiconfig's loaders.
+  const { cosmiconfig } = await import('cosmiconfig');
   const explorer = cosmiconfig('ollm', { cache: false });
   const sources: Record<string, string> = {};
   const files: string[] = [];

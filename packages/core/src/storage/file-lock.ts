@@ -1,4 +1,4 @@
-import { closeSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { linkSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { OllmError } from '../errors/ollm-error.js';
 
 const pause = new Int32Array(new SharedArrayBuffer(4));
@@ -26,28 +26,34 @@ function lockOwner(path: string): number | undefined {
 }
 
 /**
- * A cross-process lock: a file created exclusively (`wx`) holding the owner's pid. A lock whose
+ * A cross-process lock: a file holding the owner's pid, created atomically with `link`. A lock whose
  * owner died (e.g. SIGKILL) is broken by renaming it aside first, so two processes cannot both
  * break it. Synchronous, because it guards single short appends.
  */
 export function withFileLock<T>(path: string, action: () => T, { timeoutMs = 10_000 } = {}): T {
   const deadline = Date.now() + timeoutMs;
+  const candidate = `${path}.${process.pid}`;
   let delay = 1;
   for (;;) {
     try {
-      const descriptor = openSync(path, 'wx');
-      writeSync(descriptor, String(process.pid));
-      closeSync(descriptor);
+      // The lock appears with its owner's pid already in it (write aside, then link, which fails if
+      // the lock exists), so a writer killed at any moment never leaves an ownerless lock.
+      writeFileSync(candidate, String(process.pid));
+      linkSync(candidate, path);
+      rmSync(candidate, { force: true });
       break;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
+        rmSync(candidate, { force: true });
+        throw error;
+      }
       const owner = lockOwner(path);
       if (owner !== undefined && !Number.isNaN(owner) && !isAlive(owner)) breakStaleLock(path, owner);
       else if (Date.now() > deadline) {
         throw new OllmError({ code: 'lock-timeout', message: `Timed out after ${timeoutMs} ms waiting for the lock ${path} (held by pid ${owner}).` });
       } else {
         sleepSync(delay);
-        delay = Math.min(delay * 2, 20);
+        delay = Math.min(delay * 2, 4);
       }
     }
   }

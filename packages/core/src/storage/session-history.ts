@@ -54,9 +54,8 @@ export class SessionHistory {
     this.lockPath = `${this.path}.lock`;
     this.secrets = (options.secrets ?? []).filter((secret) => secret.length >= 8);
     this.descriptor = openSync(this.path, 'a+');
-    if (fstatSync(this.descriptor).size === 0) {
-      this.write({ type: 'session', sessionId: this.sessionId, startTime: new Date().toISOString(), model: options.model, provider: options.provider });
-    }
+    // The header is written once, by whichever writer finds the file empty under the lock.
+    this.write({ type: 'session', sessionId: this.sessionId, startTime: new Date().toISOString(), model: options.model, provider: options.provider }, { onlyIfEmpty: true });
   }
 
   append(message: Message, tokens?: number): void {
@@ -80,11 +79,12 @@ export class SessionHistory {
     this.descriptor = undefined;
   }
 
-  private write(entry: SessionEntry): void {
+  private write(entry: SessionEntry, { onlyIfEmpty = false } = {}): void {
     const descriptor = this.descriptor;
     if (descriptor === undefined) throw new Error(`Session ${this.sessionId} is closed.`);
     const line = `${redactSecrets(JSON.stringify(entry), this.secrets)}\n`;
     withFileLock(this.lockPath, () => {
+      if (onlyIfEmpty && fstatSync(descriptor).size > 0) return;
       repairCutLine(descriptor);
       writeSync(descriptor, line);
     });

@@ -1,9 +1,15 @@
-import * as cl100k from 'gpt-tokenizer/encoding/cl100k_base';
-import * as o200k from 'gpt-tokenizer/encoding/o200k_base';
+import { createRequire } from 'node:module';
+import type * as Encoding from 'gpt-tokenizer/encoding/o200k_base';
 import type { TokenEncoding, Tokenizer } from './tokenizer.js';
 
 // gpt-tokenizer was chosen over js-tiktoken on measured speed; see docs/decisions/0001-tokenizer.md.
-const encodings = { o200k_base: o200k, cl100k_base: cl100k } as const;
+// The rank tables are megabytes: they load on first use (synchronously, through the package's
+// CommonJS build), so importing @ollm/core — and starting the CLI — stays fast.
+const require = createRequire(import.meta.url);
+const loaders: Record<TokenEncoding, () => typeof Encoding> = {
+  o200k_base: () => require('gpt-tokenizer/encoding/o200k_base') as typeof Encoding,
+  cl100k_base: () => require('gpt-tokenizer/encoding/cl100k_base') as typeof Encoding,
+};
 const cache = new Map<TokenEncoding, Tokenizer>();
 // Transcripts can quote special-token strings such as `<|endoftext|>` (a conversation about
 // tokenizers, a log file); gpt-tokenizer throws on them by default. To us they are plain text.
@@ -13,7 +19,7 @@ const plainText = { disallowedSpecial: new Set<string>() };
 export function createTokenizer(encoding: TokenEncoding = 'o200k_base'): Tokenizer {
   const existing = cache.get(encoding);
   if (existing) return existing;
-  const implementation = encodings[encoding];
+  const implementation = loaders[encoding]();
   const tokenizer: Tokenizer = {
     encoding,
     // encode() would allocate the token array; countTokens avoids it.
