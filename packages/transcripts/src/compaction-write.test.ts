@@ -19,7 +19,13 @@ function masked(message: Message, output: string): Message {
   );
 }
 
-const summary: Message = { id: 'summary-1', role: 'assistant', parts: [{ type: 'text', text: 'Summary of earlier turns.' }] };
+// Metadata a provider sets on a new message (goal-aware keeps its checkpoint there) is not a source field.
+const summary: Message = {
+  id: 'summary-1',
+  role: 'assistant',
+  parts: [{ type: 'text', text: 'Summary of earlier turns.' }],
+  metadata: { checkpoint: { id: 'checkpoint-1' } },
+};
 
 describe('writing after compaction', () => {
   it('SWE-agent: masked outputs are written from the parts, `extra` and the exit message survive', () => {

@@ -50,7 +50,8 @@ export function writeAnthropic(document: unknown, messages: readonly Message[], 
 function writeEntry(entry: Entry): Record<string, unknown> {
   const parts = entry.messages.flatMap((message) => message.parts);
   const sourceContent = entry.source?.content;
-  const metadata = Object.assign({}, ...entry.messages.map((message) => message.metadata ?? {})) as Record<string, unknown>;
+  // Source fields come back only for messages that kept their id; new messages are written plainly.
+  const metadata = entry.source ? (Object.assign({}, ...entry.messages.map((message) => message.metadata ?? {})) as Record<string, unknown>) : {};
   let content: unknown;
   const onlyText = parts.length === 1 && parts[0]!.type === 'text' ? parts[0]!.text : undefined;
   if (onlyText !== undefined && (entry.source === undefined || typeof sourceContent === 'string')) {

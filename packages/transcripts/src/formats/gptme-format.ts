@@ -81,7 +81,8 @@ function writeGptmeLine(message: Message, timestamp: string, source: Record<stri
     timestamp,
     ...(files.length > 0 ? { files } : {}),
     ...(message.pinned ? { pinned: true } : {}),
-    ...metadata,
+    // Source fields come back only for messages that kept their id; new messages are written plainly.
+    ...(source ? metadata : {}),
   };
   // gptme writes `pinned` only when true; keep an explicit `false` that the source had.
   if (!message.pinned && source?.pinned === false) written.pinned = false;

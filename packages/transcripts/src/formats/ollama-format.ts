@@ -97,7 +97,8 @@ function imageMediaType(data: string): string {
 
 function writeOllamaMessage(message: Message, reference: SourceReference | undefined): Record<string, unknown> {
   const source = reference?.source;
-  const written: Record<string, unknown> = { ...(message.metadata ?? {}), role: message.role };
+  // Source fields come back only for messages that kept their id; new messages are written plainly.
+  const written: Record<string, unknown> = { ...(source ? message.metadata : {}), role: message.role };
   const reasoning = message.parts.filter((part) => part.type === 'reasoning');
   if (reasoning.length > 0) written.thinking = reasoning.map((part) => part.text).join('\n');
   const texts = message.parts.filter((part) => part.type === 'text').map((part) => part.text);

@@ -30,7 +30,8 @@ export function writeOpenAIMessage(message: Message, source?: Record<string, unk
     if (calls.length > 0) written.tool_calls = calls.map((call) => writeToolCall(call, source));
     if (message.name !== undefined) written.name = message.name;
   }
-  for (const [key, member] of Object.entries(metadata)) if (!OLLM_METADATA_KEYS.has(key)) written[key] = member;
+  // Source fields come back only for messages that kept their id; new messages are written plainly.
+  if (source) for (const [key, member] of Object.entries(metadata)) if (!OLLM_METADATA_KEYS.has(key)) written[key] = member;
   return orderLike(written, source);
 }
 
