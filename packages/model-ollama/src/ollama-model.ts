@@ -1,0 +1,217 @@
+import { Ollama } from 'ollama';
+import type { ChatRequest } from 'ollama';
+import type { LanguageModel, LanguageModelCallOptions, LanguageModelResult } from '@ollm/core';
+import { ModelUnavailableError, createCallSignal, displayURL, retryWithBackoff } from '@ollm/core';
+import type { OllamaAttemptState } from './ollama-error.js';
+import { OLLAMA_HINT, toOllamaModelError, wrongShapeError } from './ollama-error.js';
+import { toOllamaMessages } from './to-ollama-messages.js';
+
+export const DEFAULT_OLLAMA_HOST = 'http://127.0.0.1:11434';
+/** Sent on every request: Ollama's own default window is small and it truncates silently. */
+export const DEFAULT_NUM_CTX = 8192;
+/** Local models can take minutes to load and answer on a CPU. */
+export const DEFAULT_OLLAMA_TIMEOUT_MS = 300_000;
+
+export interface OllamaModelSettings {
+  /** Default `OLLM_HOST`, else http://127.0.0.1:11434. */
+  readonly host?: string;
+  readonly model: string;
+  /** Context window to run the model with (`num_ctx`); default 8192. */
+  readonly numCtx?: number;
+  /** Default output cap (`num_predict`) when a call sets no `maxOutputTokens`. */
+  readonly numPredict?: number;
+  /** How long Ollama keeps the model loaded, e.g. `5m` or seconds. */
+  readonly keepAlive?: string | number;
+  /** Total time for one call, retries included; default 300 s. */
+  readonly timeoutMs?: number;
+  /** Retries after the first attempt on transient faults; default 2. */
+  readonly maxRetries?: number;
+  /** Backoff between retries (exponential with jitter). */
+  readonly retryDelay?: { readonly initialDelayMs?: number; readonly maxDelayMs?: number };
+  readonly fetch?: typeof fetch;
+}
+
+export interface OllamaModelSummary {
+  readonly name: string;
+  readonly family?: string;
+  readonly parameterSize?: string;
+  readonly quantization?: string;
+  readonly size?: number;
+}
+
+export interface OllamaLanguageModel extends LanguageModel {
+  readonly provider: 'ollama';
+  readonly host: string;
+  describe(options?: { abortSignal?: AbortSignal }): Promise<{ contextLength?: number; parameterSize?: string }>;
+  listModels(options?: { abortSignal?: AbortSignal }): Promise<OllamaModelSummary[]>;
+}
+
+export function resolveOllamaHost(host: string | undefined): string {
+  const raw = host ?? process.env['OLLM_HOST'] ?? DEFAULT_OLLAMA_HOST;
+  return displayURL(raw.includes('://') ? raw : `http://${raw}`);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** A LanguageModel on the official `ollama` client, with retries, a total timeout and typed errors. */
+export function createOllamaModel(settings: OllamaModelSettings): OllamaLanguageModel {
+  const host = resolveOllamaHost(settings.host);
+  const baseFetch = settings.fetch ?? globalThis.fetch;
+  const timeoutMs = settings.timeoutMs ?? DEFAULT_OLLAMA_TIMEOUT_MS;
+
+  /** Runs `operation` with retries; each attempt gets a client whose requests carry the call's signal. */
+  async function run<T>(
+    abortSignal: AbortSignal | undefined,
+    operation: (client: Ollama, state: OllamaAttemptState) => Promise<T>,
+  ): Promise<T> {
+    const call = createCallSignal({ abortSignal, timeoutMs });
+    let attempts = 0;
+    try {
+      return await retryWithBackoff(
+        async (attempt) => {
+          attempts = attempt + 1;
+          const state: OllamaAttemptState = { host, model: settings.model, attempt, emittedText: false };
+          // The client passes no signal on non-streaming requests, so the fetch adds the call's own.
+          const client = new Ollama({
+            host,
+            fetch: async (input, init) => {
+              const signal = init?.signal ? AbortSignal.any([init.signal, call.signal]) : call.signal;
+              const response = await baseFetch(input, { ...init, signal });
+              state.response = response;
+              return response;
+            },
+          });
+          try {
+            return await operation(client, state);
+          } catch (error) {
+            throw toOllamaModelError(error, state);
+          }
+        },
+        {
+          abortSignal: call.signal,
+          ...(settings.maxRetries !== undefined ? { maxRetries: settings.maxRetries } : {}),
+          ...settings.retryDelay,
+        },
+      );
+    } catch (error) {
+      if (call.callerAborted()) throw abortSignal?.reason ?? error;
+      if (call.timedOut()) {
+        throw new ModelUnavailableError({
+          provider: 'ollama',
+          baseURL: host,
+          hint: 'check that it is running and the model loads, or raise timeoutMs',
+          reason: 'timeout',
+          attempts,
+          message: `Ollama server at ${host} did not answer within ${timeoutMs} ms — check that it is running and the model loads, or raise timeoutMs`,
+          cause: error,
+        });
+      }
+      throw error;
+    }
+  }
+
+  async function complete(options: LanguageModelCallOptions): Promise<LanguageModelResult> {
+    const numPredict = options.maxOutputTokens ?? settings.numPredict;
+    const request: ChatRequest = {
+      model: settings.model,
+      messages: toOllamaMessages(options.messages),
+      options: {
+        num_ctx: settings.numCtx ?? DEFAULT_NUM_CTX,
+        ...(numPredict !== undefined ? { num_predict: numPredict } : {}),
+        ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
+      },
+      ...(settings.keepAlive !== undefined ? { keep_alive: settings.keepAlive } : {}),
+    };
+    return run(options.abortSignal, async (client, state) => {
+      if (!options.onTextDelta) {
+        const response: unknown = await client.chat({ ...request, stream: false });
+        return toResult(response, state.host, undefined);
+      }
+      const stream = await client.chat({ ...request, stream: true });
+      let text = '';
+      let final: unknown;
+      for await (const chunk of stream as AsyncIterable<unknown>) {
+        const message = isRecord(chunk) ? chunk['message'] : undefined;
+        if (!isRecord(chunk) || !isRecord(message) || typeof message['content'] !== 'string') {
+          throw wrongShapeError(state.host, 'a stream chunk', chunk);
+        }
+        if (message['content'] !== '') {
+          text += message['content'];
+          state.emittedText = true;
+          options.onTextDelta(message['content']);
+        }
+        if (chunk['done'] === true) final = chunk;
+      }
+      return toResult(final, state.host, text);
+    });
+  }
+
+  return {
+    specificationVersion: 'v1',
+    provider: 'ollama',
+    modelId: settings.model,
+    host,
+    complete,
+    describe: ({ abortSignal } = {}) =>
+      run(abortSignal, async (client, state) => {
+        const shown: unknown = await client.show({ model: settings.model });
+        if (!isRecord(shown) || !isRecord(shown['model_info'])) throw wrongShapeError(state.host, '/api/show', shown);
+        const info = shown['model_info'];
+        const architecture = info['general.architecture'];
+        const key =
+          typeof architecture === 'string' && `${architecture}.context_length` in info
+            ? `${architecture}.context_length`
+            : Object.keys(info).find((name) => name.endsWith('.context_length'));
+        const trained = key !== undefined && typeof info[key] === 'number' ? (info[key] as number) : undefined;
+        // The window in effect is num_ctx (capped by what the model was trained for).
+        const numCtx = settings.numCtx ?? DEFAULT_NUM_CTX;
+        const contextLength = trained === undefined ? numCtx : Math.min(trained, numCtx);
+        const details = isRecord(shown['details']) ? shown['details'] : {};
+        const parameterSize = details['parameter_size'];
+        return { contextLength, ...(typeof parameterSize === 'string' ? { parameterSize } : {}) };
+      }),
+    listModels: ({ abortSignal } = {}) =>
+      run(abortSignal, async (client, state) => {
+        const listed: unknown = await client.list();
+        if (!isRecord(listed) || !Array.isArray(listed['models'])) throw wrongShapeError(state.host, '/api/tags', listed);
+        return listed['models'].filter(isRecord).map((entry) => {
+          const details = isRecord(entry['details']) ? entry['details'] : {};
+          const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
+          const summary: { -readonly [K in keyof OllamaModelSummary]: OllamaModelSummary[K] } = {
+            name: String(entry['name'] ?? entry['model'] ?? ''),
+          };
+          const family = text(details['family']);
+          const parameterSize = text(details['parameter_size']);
+          const quantization = text(details['quantization_level']);
+          if (family) summary.family = family;
+          if (parameterSize) summary.parameterSize = parameterSize;
+          if (quantization) summary.quantization = quantization;
+          if (typeof entry['size'] === 'number') summary.size = entry['size'];
+          return summary;
+        });
+      }),
+  };
+}
+
+function toResult(response: unknown, host: string, streamedText: string | undefined): LanguageModelResult {
+  const message = isRecord(response) ? response['message'] : undefined;
+  if (!isRecord(response) || !isRecord(message) || typeof message['content'] !== 'string') {
+    throw wrongShapeError(host, 'a chat response', response);
+  }
+  const count = (value: unknown) => (typeof value === 'number' ? value : undefined);
+  const inputTokens = count(response['prompt_eval_count']);
+  const outputTokens = count(response['eval_count']);
+  const finishReason = response['done_reason'];
+  return {
+    text: streamedText ?? message['content'],
+    usage: {
+      ...(inputTokens !== undefined ? { inputTokens } : {}),
+      ...(outputTokens !== undefined ? { outputTokens } : {}),
+    },
+    ...(typeof finishReason === 'string' ? { finishReason } : {}),
+  };
+}
+
+export { OLLAMA_HINT };
