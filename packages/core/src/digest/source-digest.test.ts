@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Message, MessageRole } from '../messages/message.js';
@@ -16,6 +18,13 @@ describe('canonical form', () => {
     );
     // If this changes, the canonical form changed: bump CANONICAL_FORM_VERSION and update the docs.
     expect(computeSourceDigest(DOCUMENTED_CONVERSATION)).toBe(DOCUMENTED_DIGEST);
+  });
+
+  it('matches the worked example in docs/source-digest.md', () => {
+    const doc = readFileSync(fileURLToPath(new URL('../../../../docs/source-digest.md', import.meta.url)), 'utf8');
+    const example = JSON.parse(doc.split('```json\n')[1]!.split('```')[0]!) as Message[];
+    expect(example).toEqual(DOCUMENTED_CONVERSATION);
+    expect(doc).toContain(`its digest is \`${DOCUMENTED_DIGEST}\``);
   });
 
   it('gives identical digests for identical content, and the empty conversation a fixed one', () => {
