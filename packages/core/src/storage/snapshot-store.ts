@@ -31,6 +31,17 @@ export interface ContextSnapshot {
 
 export type SnapshotSummary = Omit<ContextSnapshot, 'context'>;
 
+let lastStamp = '';
+let sequence = 0;
+
+/** Sortable ids: time to the millisecond, then a sequence within it, so listing by name is listing by age. */
+function nextSnapshotId(timestamp: string): string {
+  const stamp = timestamp.replace(/[-:.TZ]/g, '');
+  sequence = stamp === lastStamp ? sequence + 1 : 0;
+  lastStamp = stamp;
+  return `${stamp}-${String(sequence).padStart(3, '0')}-${randomUUID().slice(0, 6)}`;
+}
+
 /**
  * Snapshots under `$OLLM_HOME/snapshots/<session>/<id>.json`, written atomically, never changed
  * after creation; `retain` keeps the newest N (default 20).
@@ -49,8 +60,7 @@ export class SnapshotStore {
   create(snapshot: Omit<ContextSnapshot, 'id' | 'timestamp'>): ContextSnapshot {
     validateStorageId('session', snapshot.sessionId);
     const timestamp = new Date().toISOString();
-    // Sortable ids: time first, so listing by name is listing by age.
-    const id = `${timestamp.replace(/[-:.TZ]/g, '')}-${randomUUID().slice(0, 8)}`;
+    const id = nextSnapshotId(timestamp);
     const full: ContextSnapshot = { ...snapshot, id, timestamp };
     writeFileAtomic(this.file(snapshot.sessionId, id), redactSecrets(JSON.stringify(full), this.secrets));
     this.prune(snapshot.sessionId);
