@@ -12,8 +12,8 @@ describe('describeOutput', () => {
       .toBe('returncode 0; last line: "ValueError: bad"');
     expect(describeOutput('<returncode>2</returncode>\n<output>\nno such file\n</output>')).toBe('returncode 2; first line: "no such file"');
     expect(describeOutput('<returncode>0</returncode>\n<output>\n</output>')).toBe('returncode 0; no output');
-    expect(describeOutput('<returncode>0</returncode>\n<warning>\nThe output of your last command was too long.\n</warning><output_head>\nabc'))
-      .toBe('returncode 0; first line: "The output of your last command was too long."');
+    expect(describeOutput('<returncode>0</returncode>\n<warning>\nThe output of your last command was too long.\n</warning><output_head>\nimport copy\n</output_head>'))
+      .toBe('returncode 0; too long, head and tail shown; first line: "import copy"');
   });
 
   it('describes the shape of JSON outputs', () => {

@@ -5,6 +5,8 @@ const RETURN_CODE = /^\s*<returncode>(-?\d+)<\/returncode>/;
 const LEADING_TAG = /^<\/?(returncode|output|output_head|output_tail|elided_chars|warning)>/;
 const TRAILING_TAG = /<\/?(output|output_head|output_tail|elided_chars|warning)>$/;
 const TRACEBACK = /^Traceback \(most recent call last\):/m;
+// mini-swe-agent's notice that it cut a long output to head and tail: say so, show the content.
+const TOO_LONG_WARNING = /<warning>[\s\S]*?<\/warning>/;
 
 /** Number of lines of `output` (a trailing newline does not start a new line). */
 export function countLines(output: string): number {
@@ -22,9 +24,11 @@ export function countLines(output: string): number {
 export function describeOutput(output: string, isError = false): string {
   const returnCode = RETURN_CODE.exec(output);
   if (returnCode) {
-    const body = output.slice(returnCode[0].length);
+    let body = output.slice(returnCode[0].length);
+    const truncated = TOO_LONG_WARNING.test(body);
+    if (truncated) body = body.replace(TOO_LONG_WARNING, '');
     const failed = isError || returnCode[1] !== '0' || TRACEBACK.test(body);
-    return `returncode ${returnCode[1]}; ${describeLine(body, failed) ?? 'no output'}`;
+    return `returncode ${returnCode[1]}; ${truncated ? 'too long, head and tail shown; ' : ''}${describeLine(body, failed) ?? 'no output'}`;
   }
   const json = describeJson(output);
   if (json !== undefined) return json;
