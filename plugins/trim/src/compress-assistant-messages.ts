@@ -50,7 +50,7 @@ export function compressAssistantMessages(workspace: TrimWorkspace, options: Com
       else if (!placed) (placed = true), parts.push({ type: 'text', text });
     }
     if (!workspace.replace(candidate.index, withParts(message, parts))) continue;
-    workspace.commit(message.id, 'assistant-text', original);
+    workspace.commit(message.id, 'assistant-text', original, candidate.tokens);
     compressed++;
   }
   return compressed;

@@ -58,6 +58,11 @@ describe('extractKeySentences (phase 3)', () => {
     expect(summary.indexOf('The issue is')).toBeLessThan(summary.indexOf('I decided'));
   });
 
+  it('keeps list markers with their item', () => {
+    const text = '1. Fix the regex in django/utils/dateparse.py\n2. Great, nice.';
+    expect(extractKeySentences(text, { keepRatio: 0.1, tokens })).toBe('1. Fix the regex in django/utils/dateparse.py');
+  });
+
   it('keeps an unterminated fence as code to the end', () => {
     const text = 'Perfect, well done.\n```\nraise SystemExit(1)';
     expect(extractKeySentences(text, { keepRatio: 0.1, tokens })).toBe('```\nraise SystemExit(1)');

@@ -3,8 +3,11 @@ import { scoreSentence } from './sentence-scoring.js';
 
 /** Fenced code blocks (``` or ~~~), kept verbatim; an unterminated fence runs to the end. */
 const FENCED_BLOCK = /^(```|~~~)[^\n]*\n[\s\S]*?(?:^\1[^\n]*$|(?![\s\S]))/gm;
-/** Sentence ends: punctuation then space then something that starts a sentence. Paths like `a.py` have no space. */
-const SENTENCE_END = /(?<=[.!?])\s+(?=[A-Z`"'(*[])/;
+/**
+ * Sentence ends: punctuation, space, then something that starts a sentence. Paths like `a.py`
+ * have no space, and a list marker (`1.`, `a)`) stays with its item.
+ */
+const SENTENCE_END = /(?<=[.!?])(?<!^\s*(?:\d+|[a-z])[.)])\s+(?=[A-Z`"'(*[])/;
 
 interface Unit {
   readonly text: string;

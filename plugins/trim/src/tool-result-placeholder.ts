@@ -6,6 +6,8 @@ export const PLACEHOLDER_PREFIX = '[ollm trim]';
 
 export interface ToolResultPlaceholderInput {
   readonly output: string;
+  /** The output's size in tokens, already known to the caller. */
+  readonly outputTokens: number;
   readonly toolName: string | undefined;
   readonly call: ToolCallPart | undefined;
   readonly stored: RecordedRemoval;
@@ -74,14 +76,12 @@ function render(input: ToolResultPlaceholderInput, removedTokens: number, origin
 /**
  * The text that replaces a truncated tool output: tool name, command, tokens removed, a head and
  * tail preview and where the full output is, so a model reading it knows how to get it back.
+ * Returns the text and its size in tokens (an upper bound by a token or two).
  */
-export function buildToolResultPlaceholder(input: ToolResultPlaceholderInput): string {
-  const originalTokens = input.tokens.countText(input.output);
-  // The removed count depends on the placeholder's own size; two rounds settle it (digits change little).
-  let placeholder = render(input, originalTokens, originalTokens);
-  for (let round = 0; round < 2; round++) {
-    const removed = Math.max(0, originalTokens - input.tokens.countText(placeholder));
-    placeholder = render(input, removed, originalTokens);
-  }
-  return placeholder;
+export function buildToolResultPlaceholder(input: ToolResultPlaceholderInput): { text: string; tokens: number } {
+  const originalTokens = input.outputTokens;
+  // The removed count depends on the placeholder's own size: measure a draft that shows the
+  // original count (as many digits or more), then show what that draft leaves.
+  const draftTokens = input.tokens.countText(render(input, originalTokens, originalTokens));
+  return { text: render(input, Math.max(0, originalTokens - draftTokens), originalTokens), tokens: draftTokens };
 }

@@ -3,7 +3,7 @@ import {
   createTokenizer,
   partText,
   TokenCounter,
-  TOOL_CALL_OVERHEAD_TOKENS,
+  MESSAGE_OVERHEAD_TOKENS,
   type CompactionResult,
   type CompressionConfig,
   type ContextProvider,
@@ -47,9 +47,11 @@ function untouchableTokens(workspace: TrimWorkspace): { messages: number; toolCa
       messages += workspace.tokens.countMessage(message);
       return;
     }
-    for (const part of message.parts) {
-      if (part.type === 'tool-call') toolCalls += workspace.tokens.countText(partText(part)) + TOOL_CALL_OVERHEAD_TOKENS;
-    }
+    if (!message.parts.some((part) => part.type === 'tool-call')) return;
+    // The message's count is cached; subtracting its other parts avoids tokenising the (large) calls again.
+    let others = MESSAGE_OVERHEAD_TOKENS + (message.name ? workspace.tokens.countText(message.name) : 0);
+    for (const part of message.parts) if (part.type !== 'tool-call') others += workspace.tokens.countText(partText(part));
+    toolCalls += workspace.tokens.countMessage(message) - others;
   });
   return { messages, toolCalls };
 }

@@ -81,13 +81,13 @@ export class TrimWorkspace {
   }
 
   /** Saves `content` (when there is a logdir) and lists it in `removed`; call once the edit is made. */
-  commit(messageId: string, kind: string, content: string): void {
+  commit(messageId: string, kind: string, content: string, originalTokens?: number): void {
     const stored = this.logdir === undefined ? this.locate(content) : saveRemovedContent(this.logdir, content);
     this.removed.push({
       messageId,
       kind,
       sha256: stored.sha256,
-      originalTokens: this.tokens.countText(content),
+      originalTokens: originalTokens ?? this.tokens.countText(content),
       ...(stored.path !== undefined ? { path: stored.path } : {}),
     });
   }

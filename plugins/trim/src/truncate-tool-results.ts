@@ -56,6 +56,7 @@ export function truncateToolResults(
     const stored = workspace.locate(part.output);
     const placeholder = buildToolResultPlaceholder({
       output: part.output,
+      outputTokens: candidate.tokens,
       toolName: part.name,
       call: calls.get(part.callId),
       stored,
@@ -64,10 +65,10 @@ export function truncateToolResults(
       tokens: workspace.tokens,
     });
     // Losing a whole output for a few tokens is a bad trade.
-    if (workspace.tokens.countText(placeholder) > (1 - MINIMUM_SAVING) * candidate.tokens) continue;
-    const parts = message.parts.map((existing, index) => (index === candidate.partIndex ? { ...part, output: placeholder } : existing));
+    if (placeholder.tokens > (1 - MINIMUM_SAVING) * candidate.tokens) continue;
+    const parts = message.parts.map((existing, index) => (index === candidate.partIndex ? { ...part, output: placeholder.text } : existing));
     if (!workspace.replace(candidate.messageIndex, withParts(message, parts))) continue;
-    workspace.commit(message.id, 'tool-result', part.output);
+    workspace.commit(message.id, 'tool-result', part.output, candidate.tokens);
     truncated++;
   }
   return truncated;
