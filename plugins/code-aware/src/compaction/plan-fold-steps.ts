@@ -16,7 +16,10 @@ export interface FoldStep {
 interface ViewHistory {
   /** No later view of the same file exists. */
   readonly latest: boolean;
-  /** Message index of the latest later view that shows all of this view's lines, when one does. */
+  /**
+   * Set when later views show every line of this one: the message index of the last of them
+   * that shows any of its lines (the one a reference points to).
+   */
   readonly supersededAt?: number;
 }
 
@@ -27,13 +30,20 @@ function comesAfter(later: CodeView, view: CodeView): boolean {
 function historyOf(view: CodeView, fileViews: readonly CodeView[]): ViewHistory {
   const later = fileViews.filter((other) => comesAfter(other, view) && pathsMatch(other.path!, view.path!));
   if (later.length === 0) return { latest: true };
-  const lastIndex = later[later.length - 1]!.messageIndex;
-  if (later.some((other) => other.wholeFile)) return { latest: false, supersededAt: lastIndex };
-  const shownLater = new Set<number>();
-  for (const other of later) for (const line of other.lines) if (line.number !== undefined) shownLater.add(line.number);
   const numbers = view.lines.flatMap((line) => (line.number === undefined ? [] : [line.number]));
-  const covered = numbers.length > 0 && numbers.length >= view.lines.filter((line) => line.text.trim() !== '').length * 0.9 && numbers.every((number) => shownLater.has(number));
-  return covered ? { latest: false, supersededAt: lastIndex } : { latest: false };
+  const ownNumbers = new Set(numbers);
+  const shownLater = new Set<number>();
+  let supersededAt: number | undefined;
+  for (const other of later) {
+    const overlaps = other.wholeFile || other.lines.some((line) => line.number !== undefined && ownNumbers.has(line.number));
+    if (overlaps) supersededAt = other.messageIndex;
+    for (const line of other.lines) if (line.number !== undefined) shownLater.add(line.number);
+  }
+  const wholeLater = later.some((other) => other.wholeFile);
+  // Most rows must carry numbers, or a later view cannot be shown to hold the same code.
+  const numberedEnough = numbers.length > 0 && numbers.length >= view.lines.filter((line) => line.text.trim() !== '').length * 0.9;
+  const covered = wholeLater || (numberedEnough && numbers.every((number) => shownLater.has(number)));
+  return covered && supersededAt !== undefined ? { latest: false, supersededAt } : { latest: false };
 }
 
 /**
@@ -44,6 +54,7 @@ function historyOf(view: CodeView, fileViews: readonly CodeView[]): ViewHistory 
  * 2. old views that are not the file's latest: comments removed, then (3) bodies folded;
  * 4. old fenced code blocks in assistant text: comments and bodies folded;
  * 5. old views that are the file's latest: comments removed, then (6) bodies folded.
+ * A view that a reference from step 1 points to is never folded: it stays in full, as promised.
  * Within each phase the oldest message goes first.
  */
 export function planFoldSteps(views: readonly CodeView[], messageCount: number, recentMessages: number): FoldStep[] {
@@ -52,14 +63,19 @@ export function planFoldSteps(views: readonly CodeView[], messageCount: number, 
   const superseded: FoldStep[] = [];
   const olderViews: CodeView[] = [];
   const latestViews: CodeView[] = [];
+  const referenced = new Set<number>();
   for (const view of fileViews) {
     const history = historyOf(view, fileViews);
     if (history.supersededAt !== undefined) {
       superseded.push(stepFor([view], 'reference', history.supersededAt));
+      referenced.add(history.supersededAt);
     } else if (view.messageIndex < oldBefore) {
       (history.latest ? latestViews : olderViews).push(view);
     }
   }
+  // A view a reference points to stays in full, as the reference promises.
+  const foldableOlder = olderViews.filter((view) => !referenced.has(view.messageIndex));
+  const foldableLatest = latestViews.filter((view) => !referenced.has(view.messageIndex));
   const blocksByPart = new Map<string, CodeView[]>();
   for (const view of views) {
     if (view.kind !== 'code-block' || view.messageIndex >= oldBefore) continue;
@@ -68,11 +84,11 @@ export function planFoldSteps(views: readonly CodeView[], messageCount: number, 
   }
   return [
     ...superseded,
-    ...olderViews.map((view) => stepFor([view], 'comments')),
-    ...olderViews.map((view) => stepFor([view], 'signatures')),
+    ...foldableOlder.map((view) => stepFor([view], 'comments')),
+    ...foldableOlder.map((view) => stepFor([view], 'signatures')),
     ...[...blocksByPart.values()].map((blocks) => stepFor(blocks, 'signatures')),
-    ...latestViews.map((view) => stepFor([view], 'comments')),
-    ...latestViews.map((view) => stepFor([view], 'signatures')),
+    ...foldableLatest.map((view) => stepFor([view], 'comments')),
+    ...foldableLatest.map((view) => stepFor([view], 'signatures')),
   ];
 }
 
