@@ -1,0 +1,211 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Message } from '../messages/message.js';
+import { buildCompactionResult } from '../host/build-compaction-result.js';
+import { ProviderRegistry } from '../registry/provider-registry.js';
+import type { ContextProvider } from '../spec/context-provider.js';
+import type { LanguageModel } from '../spec/language-model.js';
+import { SessionHistory, readSession } from '../storage/session-history.js';
+import { SnapshotStore } from '../storage/snapshot-store.js';
+import type { ContextEventName } from '../events/context-events.js';
+import { ContextManager } from './context-manager.js';
+
+const homes: string[] = [];
+function newHome(): string {
+  const home = mkdtempSync(join(tmpdir(), 'ollm-runtime-'));
+  homes.push(home);
+  return home;
+}
+afterEach(() => {
+  for (const home of homes.splice(0)) rmSync(home, { recursive: true, force: true });
+});
+
+/** A rule-based stage for these tests: shortens every tool result to its first 20 characters. */
+const shortenToolResults: ContextProvider = {
+  specificationVersion: 'v1',
+  name: 'shorten',
+  description: 'test stage',
+  shouldCompress: () => true,
+  async compress(messages, config, context) {
+    const startedAt = performance.now();
+    const output = messages.map((message) =>
+      message.role !== 'tool'
+        ? message
+        : { ...message, parts: message.parts.map((part) => (part.type === 'tool-result' ? { ...part, output: part.output.slice(0, 20) } : part)) },
+    );
+    return buildCompactionResult({ input: messages, output, tokens: context.tokens, startedAt });
+  },
+};
+
+function failingStage(name: string, calls: { count: number }): ContextProvider {
+  return {
+    specificationVersion: 'v1',
+    name,
+    description: 'always fails',
+    shouldCompress: () => true,
+    async compress() {
+      calls.count += 1;
+      throw new Error('model server refused the connection');
+    },
+  };
+}
+
+const unusedModel: LanguageModel = {
+  specificationVersion: 'v1',
+  provider: 'test',
+  modelId: 'test:8b',
+  complete: async () => {
+    throw new Error('not called by these stages');
+  },
+};
+
+let turn = 0;
+function addTurn(manager: ContextManager, outputSize = 600): void {
+  turn += 1;
+  const callId = `call-${turn}`;
+  manager.addMessage({ role: 'user', parts: [{ type: 'text', text: `Please run step ${turn}.` }] });
+  manager.addMessage({ role: 'assistant', parts: [{ type: 'text', text: `Running step ${turn}.` }, { type: 'tool-call', callId, name: 'bash', input: { command: `step ${turn}` } }] });
+  manager.addMessage({ role: 'tool', parts: [{ type: 'tool-result', callId, output: `output ${turn} `.repeat(outputSize / 3) }] });
+}
+
+function record(manager: ContextManager): Record<string, number> {
+  const counts: Record<string, number> = {};
+  const names: ContextEventName[] = ['compressed', 'compression-error', 'compression-skipped', 'circuit-open', 'auto-snapshot-created', 'snapshot-restored', 'goal-updated'];
+  for (const name of names) manager.on(name, () => (counts[name] = (counts[name] ?? 0) + 1));
+  return counts;
+}
+
+describe('ContextManager', () => {
+  it('computes the seed budget and its trigger', () => {
+    const manager = new ContextManager({ contextSize: 13_600, systemPrompt: 'x '.repeat(500), registry: new ProviderRegistry() });
+    const budget = manager.budget();
+    expect(budget.systemTokens).toBeGreaterThan(450);
+    expect(budget.available).toBe(13_600 - budget.systemTokens - budget.checkpointTokens);
+    expect(budget.trigger).toBe(Math.floor(budget.available * 0.8));
+  });
+
+  it('compresses automatically at the threshold and never sends more than the window', async () => {
+    const registry = new ProviderRegistry();
+    registry.register(shortenToolResults);
+    const manager = new ContextManager({ contextSize: 4_000, registry, autoPipeline: 'shorten' });
+    const counts = record(manager);
+    for (let index = 0; index < 40; index += 1) {
+      addTurn(manager);
+      await manager.maybeCompress();
+      expect(manager.tokens.countMessages(manager.messagesForModel())).toBeLessThanOrEqual(4_000);
+    }
+    expect(counts.compressed).toBeGreaterThan(0);
+    expect(manager.compressionCount).toBe(counts.compressed);
+  });
+
+  it('opens the circuit after 3 model failures, falls back to rule-based stages, and says so', async () => {
+    const registry = new ProviderRegistry();
+    const calls = { count: 0 };
+    registry.register(failingStage('flaky-model', calls));
+    const manager = new ContextManager({ contextSize: 3_000, registry, autoPipeline: 'flaky-model', modelProviders: ['flaky-model'], model: unusedModel });
+    const counts = record(manager);
+    for (let index = 0; index < 30; index += 1) {
+      addTurn(manager);
+      await manager.maybeCompress();
+      expect(manager.tokens.countMessages(manager.messagesForModel())).toBeLessThanOrEqual(3_000);
+    }
+    expect(calls.count).toBe(3);
+    expect(counts['compression-error']).toBe(3);
+    expect(counts['circuit-open']).toBe(1);
+    expect(counts['compression-skipped']).toBeGreaterThan(0);
+    // The window guard kept the conversation inside the window without the model.
+    expect(counts.compressed).toBeGreaterThan(0);
+  });
+
+  it('keeps the full record on disk whatever compression does', async () => {
+    const home = newHome();
+    const registry = new ProviderRegistry();
+    registry.register(shortenToolResults);
+    const history = new SessionHistory({ home, sessionId: 'full' });
+    const manager = new ContextManager({ contextSize: 3_000, registry, autoPipeline: 'shorten', history });
+    const added: Message[] = [];
+    manager.on('compressed', () => undefined);
+    for (let index = 0; index < 15; index += 1) {
+      const before = manager.activeMessages.length;
+      addTurn(manager);
+      added.push(...manager.activeMessages.slice(before));
+      await manager.maybeCompress();
+    }
+    history.close();
+    const stored = readSession(home, 'full');
+    expect(stored.messages).toEqual(added);
+    expect(stored.metadata.compressionCount).toBe(manager.compressionCount);
+    expect(manager.compressionCount).toBeGreaterThan(0);
+  });
+
+  it('takes a snapshot before each compression and restores exactly the saved context', async () => {
+    const home = newHome();
+    const registry = new ProviderRegistry();
+    registry.register(shortenToolResults);
+    const snapshots = new SnapshotStore({ home });
+    const manager = new ContextManager({ contextSize: 50_000, registry, snapshots, sessionId: 'snap', systemPrompt: 'Be brief.' });
+    const counts = record(manager);
+    addTurn(manager);
+    manager.addMessage({ role: 'assistant', parts: [{ type: 'text', text: '[GOAL] Finish the migration\n[DECISION] Keep the old API - LOCKED' }] });
+    const saved = manager.createSnapshot('before trim');
+    const stateBefore = manager.state();
+    await manager.compress('shorten');
+    expect(counts['auto-snapshot-created']).toBe(1);
+    expect(manager.state()).not.toEqual(stateBefore);
+    addTurn(manager);
+    manager.setGoal('Something else');
+    manager.restoreSnapshot(saved.id);
+    expect(manager.state()).toEqual(stateBefore);
+    expect(manager.goals.state?.decisions).toEqual([{ description: 'Keep the old API', locked: true }]);
+    expect(counts['snapshot-restored']).toBe(1);
+    expect(manager.listSnapshots()).toHaveLength(2);
+  });
+
+  it('renders the goal into the system message, which is never compressed', () => {
+    const manager = new ContextManager({ contextSize: 8_000, registry: new ProviderRegistry(), systemPrompt: 'You are a coding agent.' });
+    manager.addMessage({ role: 'assistant', parts: [{ type: 'text', text: 'Plan:\n[GOAL] Fix the parser\n[CHECKPOINT] Reproduce - COMPLETED\n[NEXT] Write the fix' }] });
+    const system = manager.messagesForModel()[0]!;
+    expect(system.role).toBe('system');
+    expect(system.pinned).toBe(true);
+    const text = system.parts[0]!.type === 'text' ? system.parts[0]!.text : '';
+    expect(text).toContain('You are a coding agent.');
+    expect(text).toContain('ACTIVE GOAL: Fix the parser');
+    expect(text).toContain('[x] Reproduce (completed)');
+    expect(text).toContain('Next: Write the fix');
+  });
+
+  it('calibrates the budget with the prompt size the server reports', () => {
+    const manager = new ContextManager({ contextSize: 8_000, registry: new ProviderRegistry() });
+    addTurn(manager, 300);
+    const estimated = manager.budget().conversationTokens;
+    manager.recordReportedPromptTokens(Math.round(manager.tokens.countMessages(manager.messagesForModel()) * 1.5));
+    expect(manager.calibrationRatio).toBeCloseTo(1.5, 1);
+    expect(manager.budget().conversationTokens).toBeGreaterThan(estimated * 1.4);
+  });
+
+  it('scores reliability from the model size and the compressions', async () => {
+    const registry = new ProviderRegistry();
+    registry.register(shortenToolResults);
+    const manager = new ContextManager({ contextSize: 50_000, registry, modelName: 'llama3.2:3b' });
+    expect(manager.reliability()).toEqual({ score: 0.3, level: 'critical' });
+    const large = new ContextManager({ contextSize: 50_000, registry, modelName: 'llama3.3:70b' });
+    expect(large.reliability().level).toBe('high');
+    addTurn(large);
+    await large.compress('shorten');
+    expect(large.reliability().level).toBe('medium');
+  });
+
+  it('keeps the context unchanged when a requested provider fails or is unknown', async () => {
+    const registry = new ProviderRegistry();
+    registry.register(failingStage('broken', { count: 0 }));
+    const manager = new ContextManager({ contextSize: 8_000, registry });
+    addTurn(manager);
+    const before = [...manager.activeMessages];
+    await expect(manager.compress('broken')).rejects.toThrowError(/Provider "broken" failed/);
+    await expect(manager.compress('nope')).rejects.toThrowError(/No context provider named "nope"/);
+    expect(manager.activeMessages).toEqual(before);
+    expect(manager.compressionCount).toBe(0);
+  });
+});
