@@ -53,3 +53,34 @@ describe('reading then writing a file in its own format', () => {
     expect(written).toEqual(source);
   });
 });
+
+describe('fields SDK dumps write as null or empty', () => {
+  it.each([
+    [
+      'openai',
+      [
+        { role: 'system', content: [{ type: 'text', text: 'Policy.', cache_control: { type: 'ephemeral' } }], name: null },
+        { role: 'user', content: 'Hi', tool_calls: null, function_call: null, reasoning_content: null },
+        { role: 'assistant', content: 'Hello', tool_calls: [], refusal: null, audio: null },
+        { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: 'not json' } }] },
+        { role: 'tool', tool_call_id: 'c1', content: null, name: null },
+      ],
+    ],
+    [
+      'ollama',
+      {
+        model: 'llama3.2',
+        keep_alive: '5m',
+        messages: [
+          { role: 'user', content: 'Hi', images: null, tool_calls: null, thinking: null },
+          { role: 'assistant', content: null, tool_calls: [{ function: { name: 'f', arguments: '{"x":1}' } }] },
+          { role: 'tool', content: 'ok', tool_name: null },
+        ],
+      },
+    ],
+  ])('%s', (format, document) => {
+    const transcript = parseTranscript(JSON.stringify(document), { file: `${format}.json` });
+    expect(transcript.format).toBe(format);
+    expect(JSON.parse(serializeTranscript(transcript))).toEqual(document);
+  });
+});

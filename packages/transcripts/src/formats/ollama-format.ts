@@ -3,6 +3,7 @@ import { isRecord, orderLike } from '../json/order-like.js';
 import { checkToolPairing } from '../validation/check-tool-pairing.js';
 import { invalidTranscript } from '../validation/invalid-transcript.js';
 import { expectArray, expectRecord, expectString, optionalString } from '../validation/expect.js';
+import { isEmptyField } from '../openai-chat/read-openai-message.js';
 import type { FormatCodec, ReadConversation, SourceReference } from './format-codec.js';
 
 const ROLES: readonly MessageRole[] = ['system', 'user', 'assistant', 'tool'];
@@ -49,15 +50,15 @@ function readOllamaMessage(value: unknown, index: number, file: string, unanswer
   const content = source.content === undefined || source.content === null ? '' : expectString(source.content, file, position, 'content');
   const parts: MessagePart[] = [];
   if (role === 'tool') {
-    const name = optionalString(source.tool_name, file, position, 'tool_name');
+    const name = source.tool_name === null ? undefined : optionalString(source.tool_name, file, position, 'tool_name');
     const answered = unanswered.findIndex((call) => name === undefined || call.name === name);
     if (answered === -1) throw invalidTranscript(file, position, `tool result${name ? ` of "${name}"` : ''} has no earlier tool call`);
     const [call] = unanswered.splice(answered, 1);
     parts.push({ type: 'tool-result', callId: call!.callId, output: content, ...(name === undefined ? {} : { name }) });
   } else {
-    const thinking = optionalString(source.thinking, file, position, 'thinking');
+    const thinking = source.thinking === null ? undefined : optionalString(source.thinking, file, position, 'thinking');
     if (thinking !== undefined) parts.push({ type: 'reasoning', text: thinking });
-    if (source.content !== undefined) parts.push({ type: 'text', text: content });
+    if (typeof source.content === 'string') parts.push({ type: 'text', text: content });
     if (source.images !== undefined && source.images !== null) {
       expectArray(source.images, file, position, 'images').forEach((image, imageIndex) => {
         const data = expectString(image, file, `${position}, image ${imageIndex}`, 'an image');
@@ -72,7 +73,7 @@ function readOllamaMessage(value: unknown, index: number, file: string, unanswer
       });
     }
   }
-  const metadata = Object.fromEntries(Object.entries(source).filter(([key]) => !MODEL_FIELDS.has(key)));
+  const metadata = Object.fromEntries(Object.entries(source).filter(([key, member]) => !MODEL_FIELDS.has(key) || isEmptyField(key, member)));
   return { id: `m${index}`, role, parts, ...(Object.keys(metadata).length > 0 ? { metadata } : {}) };
 }
 
@@ -97,8 +98,7 @@ function imageMediaType(data: string): string {
 
 function writeOllamaMessage(message: Message, reference: SourceReference | undefined): Record<string, unknown> {
   const source = reference?.source;
-  // Source fields come back only for messages that kept their id; new messages are written plainly.
-  const written: Record<string, unknown> = { ...(source ? message.metadata : {}), role: message.role };
+  const written: Record<string, unknown> = { role: message.role };
   const reasoning = message.parts.filter((part) => part.type === 'reasoning');
   if (reasoning.length > 0) written.thinking = reasoning.map((part) => part.text).join('\n');
   const texts = message.parts.filter((part) => part.type === 'text').map((part) => part.text);
@@ -107,12 +107,15 @@ function writeOllamaMessage(message: Message, reference: SourceReference | undef
     written.content = results.map((part) => part.output).join('\n');
     if (results[0]!.name !== undefined) written.tool_name = results[0]!.name;
   } else if (texts.length > 0 || !source || 'content' in source) {
-    written.content = texts.join('\n');
+    written.content = texts.length === 0 && source?.content === null ? null : texts.join('\n');
   }
   const images = message.parts.filter((part) => part.type === 'file' && part.data !== undefined);
   if (images.length > 0) written.images = images.map((part) => (part.type === 'file' ? part.data : ''));
   const calls = message.parts.filter((part): part is ToolCallPart => part.type === 'tool-call');
   if (calls.length > 0) written.tool_calls = calls.map((call) => writeToolCall(call, reference));
+  // Source fields come back only for messages that kept their id (new ones are written plainly);
+  // fields written from the parts win over metadata, which may hold e.g. `images: null`.
+  if (source) for (const [key, member] of Object.entries(message.metadata ?? {})) if (written[key] === undefined) written[key] = member;
   return orderLike(written, source);
 }
 

@@ -13,8 +13,17 @@ export const OPENAI_ROLES: Readonly<Record<string, MessageRole>> = {
   tool: 'tool',
 };
 
-/** Fields the message model carries; every other field of a source message goes to `metadata`. */
-const MODEL_FIELDS = new Set(['role', 'content', 'name', 'tool_calls', 'tool_call_id', 'reasoning_content']);
+/** Fields the message model carries, by role; every other field of a source message goes to `metadata`. */
+const MESSAGE_FIELDS = new Set(['role', 'content', 'name', 'tool_calls', 'reasoning_content']);
+const TOOL_FIELDS = new Set(['role', 'content', 'name', 'tool_call_id', 'reasoning_content']);
+
+/**
+ * `null` or `[]` in an optional field (`tool_calls: null`, `name: null`, as SDK dumps write them)
+ * carries nothing for the model; it is kept in `metadata` so the file is written back as it was.
+ */
+export function isEmptyField(key: string, value: unknown): boolean {
+  return key !== 'role' && key !== 'content' && (value === null || (Array.isArray(value) && value.length === 0));
+}
 
 export interface ReadOpenAIMessageOptions {
   readonly file: string;
@@ -36,12 +45,12 @@ export function readOpenAIMessage(value: unknown, options: ReadOpenAIMessageOpti
   }
 
   const parts: MessagePart[] = [];
-  if (source.reasoning_content !== undefined && source.reasoning_content !== null) {
+  if (source.reasoning_content !== undefined && !isEmptyField('reasoning_content', source.reasoning_content)) {
     parts.push({ type: 'reasoning', text: expectString(source.reasoning_content, file, position, 'reasoning_content') });
   }
   if (role === 'tool') {
     const callId = expectString(source.tool_call_id, file, position, 'tool_call_id of a tool message');
-    const name = source.name === undefined ? undefined : expectString(source.name, file, position, 'name');
+    const name = source.name === undefined || source.name === null ? undefined : expectString(source.name, file, position, 'name');
     const output = contentText(source.content, file, position);
     parts.push({ type: 'tool-result', callId, output, ...(name === undefined ? {} : { name }) });
   } else {
@@ -53,9 +62,10 @@ export function readOpenAIMessage(value: unknown, options: ReadOpenAIMessageOpti
   }
 
   const metadata: Record<string, unknown> = {};
-  for (const [key, member] of Object.entries(source)) if (!MODEL_FIELDS.has(key)) metadata[key] = member;
+  const modelFields = role === 'tool' ? TOOL_FIELDS : MESSAGE_FIELDS;
+  for (const [key, member] of Object.entries(source)) if (!modelFields.has(key) || isEmptyField(key, member)) metadata[key] = member;
   if (sourceRole !== role) metadata.sourceRole = sourceRole;
-  const name = role !== 'tool' && source.name !== undefined ? expectString(source.name, file, position, 'name') : undefined;
+  const name = role !== 'tool' && source.name !== undefined && source.name !== null ? expectString(source.name, file, position, 'name') : undefined;
   return {
     id,
     role,

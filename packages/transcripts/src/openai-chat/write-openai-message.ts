@@ -31,7 +31,10 @@ export function writeOpenAIMessage(message: Message, source?: Record<string, unk
     if (message.name !== undefined) written.name = message.name;
   }
   // Source fields come back only for messages that kept their id; new messages are written plainly.
-  if (source) for (const [key, member] of Object.entries(metadata)) if (!OLLM_METADATA_KEYS.has(key)) written[key] = member;
+  // Fields written from the parts win over metadata (which may hold e.g. `tool_calls: null`).
+  if (source) {
+    for (const [key, member] of Object.entries(metadata)) if (!OLLM_METADATA_KEYS.has(key) && written[key] === undefined) written[key] = member;
+  }
   return orderLike(written, source);
 }
 
