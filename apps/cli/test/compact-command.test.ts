@@ -85,7 +85,16 @@ describe.skipIf(!fixturesPresent)('ollm compact', () => {
   it('exits 2 for an unknown provider and lists the available ones', async () => {
     const run = await compact([sweAgentFixture, '--provider', 'nope']);
     expect(run.code).toBe(2);
-    expect(run.stderr).toBe('ollm: No context provider named "nope". Available: identity, placeholder, rule-breaker.\n');
+    expect(run.stderr).toBe('ollm: No context provider named "nope". Available: identity, offline, placeholder, rule-breaker.\n');
+  });
+
+  it('exits 3 with one line when the provider\'s model is unreachable, writing nothing', async () => {
+    const out = join(folder.path, 'out.json');
+    const run = await compact([sweAgentFixture, '--provider', 'offline', '--out', out]);
+    expect(run.code).toBe(3);
+    expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(run.stderr).toMatch(/^ollm: .*127\.0\.0\.1:11434.*ollama serve/);
+    expect(existsSync(out)).toBe(false);
   });
 
   it.each(['0', '-5', '120%', 'half', '12.5'])('exits 2 for --limit %s', async (limit) => {

@@ -40,7 +40,7 @@ describe('ollm providers', () => {
     expect(table.stdout).toMatch(/placeholder\s+\(test\)\s+Saves each tool result/);
     const json = await runOllm(['--no-plugins', 'providers', '--json'], { registry: testRegistry() });
     const parsed = JSON.parse(json.stdout) as ProvidersJson;
-    expect(parsed.providers.map((provider) => provider.name)).toEqual(['identity', 'placeholder', 'rule-breaker']);
+    expect(parsed.providers.map((provider) => provider.name)).toEqual(['identity', 'offline', 'placeholder', 'rule-breaker']);
     expect(parsed.providers[0]).toEqual({ name: 'identity', package: '(test)', description: 'Keeps every message (tests)' });
     expect(parsed.warnings).toEqual([]);
   });

@@ -1,5 +1,6 @@
 import {
   buildCompactionResult,
+  ModelUnavailableError,
   ProviderRegistry,
   saveRemovedContent,
   withParts,
@@ -60,8 +61,19 @@ export const ruleBreakingProvider: ContextProvider = {
   },
 };
 
+/** A model-based provider whose model server is down. */
+export const offlineProvider: ContextProvider = {
+  specificationVersion: 'v1',
+  name: 'offline',
+  description: 'Needs a model that is not running (tests)',
+  shouldCompress: () => true,
+  async compress() {
+    throw new ModelUnavailableError({ provider: 'ollama', baseURL: 'http://127.0.0.1:11434', hint: 'start it with `ollama serve`' });
+  },
+};
+
 export function testRegistry(): ProviderRegistry {
   const registry = new ProviderRegistry();
-  for (const provider of [identityProvider, placeholderProvider, ruleBreakingProvider]) registry.register(provider, '(test)');
+  for (const provider of [identityProvider, placeholderProvider, ruleBreakingProvider, offlineProvider]) registry.register(provider, '(test)');
   return registry;
 }
