@@ -47,11 +47,14 @@ export const SHA_PREFIX_LENGTH = 12;
 
 /** Lines a preview skips: blank ones and bare markup such as SWE-agent's `<output>` wrapper. */
 const EMPTY_LINE = /^\s*(?:<\/?[\w-]+>)?\s*$/;
+/** SWE-agent starts outputs with the exit code; it goes in the header instead of a preview line. */
+const RETURN_CODE_LINE = /^\s*<returncode>(-?\d+)<\/returncode>\s*$/;
 
 function render(input: ToolResultPlaceholderInput, removedTokens: number, originalTokens: number): string {
   const { output, stored, previewLines, previewLineCharacters } = input;
   const lines = output.split('\n');
-  const meaningful = lines.filter((line) => !EMPTY_LINE.test(line));
+  const returnCode = RETURN_CODE_LINE.exec(lines[0] ?? '')?.[1];
+  const meaningful = lines.filter((line, index) => !EMPTY_LINE.test(line) && !(index === 0 && returnCode !== undefined));
   const head = meaningful.slice(0, previewLines);
   const tail = meaningful.slice(Math.max(previewLines, meaningful.length - previewLines));
   const omitted = meaningful.length - head.length - tail.length;
@@ -61,7 +64,7 @@ function render(input: ToolResultPlaceholderInput, removedTokens: number, origin
   const name = input.toolName ?? input.call?.name ?? 'tool';
   const shortSha = stored.sha256.slice(0, SHA_PREFIX_LENGTH);
   const text = [
-    `${PLACEHOLDER_PREFIX} \`${name}\` output truncated: ${removedTokens} of ${originalTokens} tokens removed (${lineCount} lines).` +
+    `${PLACEHOLDER_PREFIX} \`${name}\` output truncated: ${removedTokens} of ${originalTokens} tokens removed (${lineCount} lines${returnCode !== undefined ? `, exit code ${returnCode}` : ''}).` +
       (command !== undefined ? ` Command: ${commandLine(command, previewLineCharacters)}` : ''),
     ...(head.length > 0 ? ['First lines:', ...head.map((line) => `  ${shorten(line, previewLineCharacters)}`)] : []),
     ...(omitted > 0 ? [`  … ${omitted} more lines …`] : []),

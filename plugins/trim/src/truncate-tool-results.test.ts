@@ -82,15 +82,15 @@ describe('truncateToolResults (phase 2)', () => {
     expect(workspace.removed).toEqual([]);
   });
 
-  it('skips blank lines and bare markup such as <output> in the preview', () => {
+  it('skips blank lines and bare markup such as <output> in the preview, and puts the exit code in the header', () => {
     const output = `<returncode>1</returncode>\n<output>\n\n${numberedLines(400)}\n</output>\n`;
     const messages = new ConversationBuilder().toolRound('python run.py', output).build();
     const workspace = new TrimWorkspace(messages, tokens, undefined, undefined);
     truncateToolResults(workspace, indexToolCalls(messages), { threshold: 100, ...preview });
     const placeholder = outputs(workspace.messages)[0]!;
-    expect(placeholder).toContain('First lines:\n  <returncode>1</returncode>\n  line 1:');
+    expect(placeholder).toContain('First lines:\n  line 1:');
     expect(placeholder).toContain('  line 400: lorem ipsum dolor sit amet\nFull output');
-    expect(placeholder).toContain('(404 lines)');
+    expect(placeholder).toContain('(404 lines, exit code 1)');
   });
 
   it('says the output cannot be recovered when there is no logdir', () => {
