@@ -64,6 +64,8 @@ describe('fields SDK dumps write as null or empty', () => {
         { role: 'assistant', content: 'Hello', tool_calls: [], refusal: null, audio: null },
         { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: 'not json' } }] },
         { role: 'tool', tool_call_id: 'c1', content: null, name: null },
+        { role: 'assistant', content: '', tool_calls: [{ id: 'c2', function: { name: 'g', arguments: { y: [1, 2] } } }] },
+        { role: 'tool', tool_call_id: 'c2', content: 'done' },
       ],
     ],
     [

@@ -134,7 +134,7 @@ function writeToolCall(call: ToolCallPart, reference: SourceReference | undefine
   return orderLike({ ...(isRecord(sourceCall) ? sourceCall : {}), ...withId, function: callFunction }, sourceCall);
 }
 
-/** Marks only Ollama messages carry: `thinking`, `images`, `tool_name`, or object tool arguments. */
+/** Marks only Ollama messages carry: `thinking`, `images`, `tool_name`, or object tool arguments without a call id. */
 export function looksLikeOllama(document: unknown): boolean {
   if (isRecord(document) && (document.options !== undefined || document.keep_alive !== undefined)) return true;
   const messages = Array.isArray(document) ? document : isRecord(document) && Array.isArray(document.messages) ? document.messages : [];
@@ -145,6 +145,6 @@ export function looksLikeOllama(document: unknown): boolean {
         Array.isArray(message.images) ||
         typeof message.tool_name === 'string' ||
         (Array.isArray(message.tool_calls) &&
-          message.tool_calls.some((call) => isRecord(call) && isRecord(call.function) && isRecord(call.function.arguments)))),
+          message.tool_calls.some((call) => isRecord(call) && call.id === undefined && isRecord(call.function) && isRecord(call.function.arguments)))),
   );
 }

@@ -93,7 +93,9 @@ function readToolCall(value: unknown, file: string, position: string): MessagePa
   const callFunction = expectRecord(call.function, file, position, 'function');
   const callId = expectString(call.id, file, position, 'id');
   const name = expectString(callFunction.name, file, position, 'function.name');
-  const rawInput = expectString(callFunction.arguments, file, position, 'function.arguments');
+  const args = callFunction.arguments;
+  if (isRecord(args)) return { type: 'tool-call', callId, name, input: args };
+  const rawInput = expectString(args, file, position, 'function.arguments');
   return { type: 'tool-call', callId, name, input: parseArguments(rawInput), rawInput };
 }
 

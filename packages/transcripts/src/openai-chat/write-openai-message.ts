@@ -75,13 +75,16 @@ function writeToolCall(call: ToolCallPart, source: Record<string, unknown> | und
     ? (source.tool_calls as unknown[]).find((candidate) => isRecord(candidate) && candidate.id === call.callId)
     : undefined;
   const sourceFunction = isRecord(sourceCall) ? sourceCall.function : undefined;
+  // Some servers send arguments as an object rather than a JSON string; write them back the same way.
+  const objectArguments = isRecord(sourceFunction) && sourceFunction.arguments !== undefined && typeof sourceFunction.arguments !== 'string';
   const callFunction = orderLike(
     {
       ...(isRecord(sourceFunction) ? sourceFunction : {}),
       name: call.name,
-      arguments: call.rawInput ?? JSON.stringify(call.input ?? {}),
+      arguments: call.rawInput ?? (objectArguments ? call.input : JSON.stringify(call.input ?? {})),
     },
     sourceFunction,
   );
-  return orderLike({ ...(isRecord(sourceCall) ? sourceCall : {}), id: call.callId, type: 'function', function: callFunction }, sourceCall);
+  const type = isRecord(sourceCall) && !('type' in sourceCall) ? {} : { type: 'function' };
+  return orderLike({ ...(isRecord(sourceCall) ? sourceCall : {}), id: call.callId, ...type, function: callFunction }, sourceCall);
 }
