@@ -125,6 +125,31 @@ describe('code-aware provider', () => {
     expect(result.limitations.join('\n')).toMatch(/not recoverable/);
   });
 
+  it('folds an old heredoc script in a shell call, keeping the raw arguments in step', async () => {
+    const script = pythonModule('Probe', 6);
+    const messages = new ConversationBuilder()
+      .user('Check it.')
+      .shell(`cd /repo && cat > probe.py << 'EOF'\n${script}\nEOF\npython probe.py`, 'ok')
+      .assistant('a')
+      .assistant('b')
+      .assistant('c')
+      .build();
+    const call = messages[1]!.parts[0]!;
+    if (call.type !== 'tool-call') throw new Error('expected a tool call');
+    messages[1] = { ...messages[1]!, parts: [{ ...call, rawInput: JSON.stringify(call.input) }] };
+    const result = await compactWith(provider, messages, { config: { logdir }, context });
+    const folded = result.messages[1]!.parts[0]!;
+    if (folded.type !== 'tool-call') throw new Error('expected a tool call');
+    const command = (folded.input as { command: string }).command;
+    expect(command).toMatch(/^cd \/repo && cat > probe\.py << 'EOF'\n\[folded script probe\.py \(python\)/);
+    expect(command).toContain('def method_5(self, value):');
+    expect(command).not.toContain('explain probe step');
+    expect(command.endsWith('\nEOF\npython probe.py')).toBe(true);
+    expect(JSON.parse(folded.rawInput!)).toEqual(folded.input);
+    expect(result.removed).toMatchObject([{ messageId: 'm1', kind: 'tool-call-input' }]);
+    expect(readFileSync(result.removed[0]!.path!, 'utf8')).toBe((call.input as { command: string }).command);
+  });
+
   it('returns the input unchanged when already under the limit', async () => {
     const messages = conversation();
     const result = await compactWith(provider, messages, { config: { limit: 1_000_000 }, context });

@@ -18,21 +18,39 @@ import { planFoldSteps, type FoldStep } from './compaction/plan-fold-steps.js';
 import type { FoldPlan } from './folding/fold-plan.js';
 import { LineReferences } from './references/line-references.js';
 import type { CodeView } from './views/code-view.js';
+import { commandOf } from './views/find-heredoc-writes.js';
 
 export const CODE_AWARE_PROVIDER_NAME = 'code-aware';
 
 /** Hex digits of the sha256 a placeholder shows; `ollm recover` accepts any unique prefix of 8 or more. */
 const SHOWN_SHA_DIGITS = 12;
 
+/** The text a step folds: a tool result's output, a text part, or a shell call's command. */
 function partContent(part: MessagePart): string {
-  return part.type === 'tool-result' ? part.output : part.type === 'text' ? part.text : '';
+  if (part.type === 'tool-result') return part.output;
+  if (part.type === 'text') return part.text;
+  if (part.type === 'tool-call') return commandOf(part) ?? '';
+  return '';
 }
 
 function withContent(part: MessagePart, content: string): MessagePart {
   if (part.type === 'tool-result') return { ...part, output: content };
   if (part.type === 'text') return { ...part, text: content };
+  if (part.type === 'tool-call') {
+    const input = { ...(part.input as Record<string, unknown>), command: content };
+    // The raw arguments must say what the input now says, or a writer would restore the original.
+    return { ...part, input, ...(part.rawInput === undefined ? {} : { rawInput: JSON.stringify(input) }) };
+  }
   return part;
 }
+
+const REMOVED_KIND: Readonly<Record<MessagePart['type'], string>> = {
+  'tool-result': 'tool-result',
+  text: 'assistant-text',
+  'tool-call': 'tool-call-input',
+  reasoning: 'reasoning',
+  file: 'file',
+};
 
 class CodeAwareCompaction {
   private readonly output: Message[];
@@ -107,7 +125,7 @@ class CodeAwareCompaction {
     const saved = this.config.logdir ? saveRemovedContent(this.config.logdir, originalText) : undefined;
     this.removed.set(step.key, {
       messageId: original.id,
-      kind: original.parts[step.partIndex]!.type === 'tool-result' ? 'tool-result' : 'assistant-text',
+      kind: REMOVED_KIND[original.parts[step.partIndex]!.type],
       sha256,
       originalTokens: this.context.tokens.countText(originalText),
       ...(saved ? { path: saved.path } : {}),
@@ -121,7 +139,7 @@ class CodeAwareCompaction {
     }
     if (this.config.limit !== undefined && this.total > this.config.limit) {
       limitations.push(
-        `code-aware folds only code (file views and code blocks) outside the recent messages; the context is still ${this.total} tokens, above the limit ${this.config.limit}: run mask or trim too (e.g. a pipeline mask -> code-aware)`,
+        `code-aware folds only code (file views, code blocks, heredoc scripts) outside the recent messages; the context is still ${this.total} tokens, above the limit ${this.config.limit}: run mask or trim too (e.g. a pipeline mask -> code-aware)`,
       );
     }
     const lineBasedFolded = [...this.lineBased].filter((view) => this.removed.has(partKey(view.messageIndex, view.partIndex))).length;

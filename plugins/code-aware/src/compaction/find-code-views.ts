@@ -2,6 +2,7 @@ import type { Message, ToolCallPart } from '@ollm/core';
 import type { CodeView } from '../views/code-view.js';
 import { detectToolView } from '../views/detect-tool-view.js';
 import { findCodeBlocks } from '../views/find-code-blocks.js';
+import { findHeredocWrites } from '../views/find-heredoc-writes.js';
 
 /** Key of one message part, `messageIndex:partIndex`. */
 export function partKey(messageIndex: number, partIndex: number): string {
@@ -9,7 +10,8 @@ export function partKey(messageIndex: number, partIndex: number): string {
 }
 
 /**
- * Every file view (tool results) and fenced code block (assistant text) a provider may fold.
+ * Every file view (tool results), fenced code block (assistant text) and heredoc script (shell
+ * calls) a provider may fold.
  * System, user and pinned messages are never looked at: they are never edited (tool results that
  * a format carries inside user messages included).
  */
@@ -25,6 +27,8 @@ export function findCodeViews(messages: readonly Message[]): CodeView[] {
         if (view) views.push(view);
       } else if (part.type === 'text' && message.role === 'assistant') {
         views.push(...findCodeBlocks(part.text, messageIndex, partIndex));
+      } else if (part.type === 'tool-call' && message.role === 'assistant') {
+        views.push(...findHeredocWrites(part, messageIndex, partIndex));
       }
     }
   }

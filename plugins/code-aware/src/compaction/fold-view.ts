@@ -44,6 +44,6 @@ export function foldedRegion(request: FoldViewRequest): string {
     level === 'comments'
       ? 'comments removed'
       : `comments and bodies folded; signatures, imports${keptRows.size > 0 ? `, ${keptRows.size} edited/cited lines` : ''} kept`;
-  const subject = view.kind === 'code-block' ? 'code block' : `view of ${describeRange(view)}`;
+  const subject = view.kind === 'code-block' ? 'code block' : view.kind === 'script' ? `script ${view.path}` : `view of ${describeRange(view)}`;
   return [`[folded ${subject} (${language}): ${what}; ${recover}]`, ...folded.lines].join('\n');
 }

@@ -51,9 +51,11 @@ function historyOf(view: CodeView, fileViews: readonly CodeView[]): ViewHistory 
  * the limit. "Old" means outside the last `recentMessages` messages.
  * 1. an earlier view whose lines a later view of the same file shows again -> a reference to it
  *    (any age: the later view holds the same code);
- * 2. old views that are not the file's latest: comments removed, then (3) bodies folded;
- * 4. old fenced code blocks in assistant text: comments and bodies folded;
- * 5. old views that are the file's latest: comments removed, then (6) bodies folded.
+ * 2. old scripts the assistant wrote with `cat > FILE << EOF` (tests, reproductions; not a file
+ *    the conversation reads, which would be an edit): comments and bodies folded;
+ * 3. old views that are not the file's latest: comments removed, then (4) bodies folded;
+ * 5. old fenced code blocks in assistant text: comments and bodies folded;
+ * 6. old views that are the file's latest: comments removed, then (7) bodies folded.
  * A view that a reference from step 1 points to is never folded: it stays in full, as promised.
  * Within each phase the oldest message goes first.
  */
@@ -76,20 +78,32 @@ export function planFoldSteps(views: readonly CodeView[], messageCount: number, 
   // A view a reference points to stays in full, as the reference promises.
   const foldableOlder = olderViews.filter((view) => !referenced.has(view.messageIndex));
   const foldableLatest = latestViews.filter((view) => !referenced.has(view.messageIndex));
-  const blocksByPart = new Map<string, CodeView[]>();
-  for (const view of views) {
-    if (view.kind !== 'code-block' || view.messageIndex >= oldBefore) continue;
-    const key = partKey(view.messageIndex, view.partIndex);
-    blocksByPart.set(key, [...(blocksByPart.get(key) ?? []), view]);
-  }
+  const blocksByPart = groupOldByPart(views, 'code-block', oldBefore);
+  // A heredoc that rewrites a file the conversation reads is an edit, and edits stay.
+  const scriptsByPart = groupOldByPart(
+    views.filter((view) => view.kind !== 'script' || !fileViews.some((file) => pathsMatch(file.path!, view.path!))),
+    'script',
+    oldBefore,
+  );
   return [
     ...superseded,
+    ...[...scriptsByPart.values()].map((scripts) => stepFor(scripts, 'signatures')),
     ...foldableOlder.map((view) => stepFor([view], 'comments')),
     ...foldableOlder.map((view) => stepFor([view], 'signatures')),
     ...[...blocksByPart.values()].map((blocks) => stepFor(blocks, 'signatures')),
     ...foldableLatest.map((view) => stepFor([view], 'comments')),
     ...foldableLatest.map((view) => stepFor([view], 'signatures')),
   ];
+}
+
+function groupOldByPart(views: readonly CodeView[], kind: CodeView['kind'], oldBefore: number): Map<string, CodeView[]> {
+  const byPart = new Map<string, CodeView[]>();
+  for (const view of views) {
+    if (view.kind !== kind || view.messageIndex >= oldBefore) continue;
+    const key = partKey(view.messageIndex, view.partIndex);
+    byPart.set(key, [...(byPart.get(key) ?? []), view]);
+  }
+  return byPart;
 }
 
 function stepFor(views: readonly CodeView[], level: ViewFoldLevel, latestAt?: number): FoldStep {

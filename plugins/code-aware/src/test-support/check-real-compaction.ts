@@ -10,6 +10,7 @@ import {
   type Message,
   type ProviderContext,
 } from '@ollm/core';
+import { commandOf } from '../views/find-heredoc-writes.js';
 
 const sharedContext: ProviderContext = createProviderContext();
 
@@ -37,7 +38,9 @@ export async function checkRealCompaction(
     const content = readRemovedContent(logdir, entry.sha256);
     expect(sha256Hex(content)).toBe(entry.sha256);
     const original = messages.find((message) => message.id === entry.messageId)!;
-    const texts = original.parts.map((part) => (part.type === 'tool-result' ? part.output : part.type === 'text' ? part.text : ''));
+    const texts = original.parts.map((part) =>
+      part.type === 'tool-result' ? part.output : part.type === 'text' ? part.text : part.type === 'tool-call' ? commandOf(part) : '',
+    );
     expect(texts).toContain(content);
   }
   return result;

@@ -9,11 +9,12 @@ export interface CodeLine {
 }
 
 /**
- * Code found in a message part: a file view in a tool result, or a fenced block in assistant
- * text. The part's text is `before + lines (prefix + text, joined by \n) + after`.
+ * Code found in a message part: a file view in a tool result, a fenced block in assistant text,
+ * or a script the assistant wrote with a heredoc in a shell call. The part's text (for a script,
+ * the call's `command`) is `before + lines (prefix + text, joined by \n) + after`.
  */
 export interface CodeView {
-  readonly kind: 'file-view' | 'code-block';
+  readonly kind: 'file-view' | 'code-block' | 'script';
   readonly messageIndex: number;
   readonly partIndex: number;
   /** Normalised path of the file shown (absolute when the command's working directory is known). */
