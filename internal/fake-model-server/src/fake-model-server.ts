@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { TokenCounter, createTokenizer } from '@ollm/core';
-import type { ChatExchange, ChatOutcome, FakeModel, RenderedBody } from './chat-exchange.js';
+import type { ChatExchange, FakeModel, RenderedBody } from './chat-exchange.js';
 import { DEFAULT_FAKE_MODELS } from './chat-exchange.js';
 import type { Fault, FaultInput } from './fault.js';
 import { FaultQueue } from './fault.js';
@@ -26,8 +26,7 @@ import {
 } from './protocols/openai-protocol.js';
 import type { RecordedRequest } from './recorded-request.js';
 import type { FakeChatRequest } from './reply/compose-reply.js';
-import { composeReply } from './reply/compose-reply.js';
-import { truncateToTokens } from './reply/truncate-to-tokens.js';
+import { decideOutcome } from './reply/decide-outcome.js';
 import { wireToMessages } from './wire-messages.js';
 
 export interface FakeModelServerOptions {
@@ -189,7 +188,13 @@ export async function startFakeModelServer(options: FakeModelServerOptions = {})
         sendJson(response, 404, errorBody(protocol, 404, `model "${exchange.model}" not found, try pulling it first`));
         return;
       }
-      const outcome = decideOutcome(protocol, exchange, messages, promptTokens, fault);
+      const chatRequest: FakeChatRequest = {
+        protocol,
+        model: exchange.model,
+        messages,
+        ...(exchange.maxTokens !== undefined ? { maxTokens: exchange.maxTokens } : {}),
+      };
+      const outcome = decideOutcome({ request: chatRequest, promptTokens, fault, counter, reply: options.reply });
       const rendered =
         protocol === 'ollama'
           ? renderOllamaChat(exchange, outcome)
@@ -203,33 +208,6 @@ export async function startFakeModelServer(options: FakeModelServerOptions = {})
     const shown = findModel(name);
     if (!shown) return sendJson(response, 404, ollamaError(`model '${name}' not found`));
     sendJson(response, 200, ollamaShow(shown));
-  }
-
-  function decideOutcome(
-    protocol: Protocol,
-    exchange: ChatExchange,
-    messages: RecordedRequest['messages'],
-    promptTokens: number,
-    fault: Fault | undefined,
-  ): ChatOutcome {
-    const chatRequest: FakeChatRequest = {
-      protocol,
-      model: exchange.model,
-      messages,
-      ...(exchange.maxTokens !== undefined ? { maxTokens: exchange.maxTokens } : {}),
-    };
-    let text = options.reply?.(chatRequest) ?? composeReply(chatRequest, counter.tokenizer);
-    let finishReason: ChatOutcome['finishReason'] = 'stop';
-    if (fault?.kind === 'empty') text = '';
-    else if (fault?.kind === 'too-long') {
-      // Longer than everything it was sent, whatever max tokens said.
-      const everything = messages.map((message) => message.parts.map((part) => ('text' in part ? part.text : '')).join(' ')).join(' ');
-      text = `${everything} ${everything} (fake reply longer than its input)`;
-    } else if (exchange.maxTokens !== undefined && counter.countText(text) > exchange.maxTokens) {
-      text = truncateToTokens(text, exchange.maxTokens, counter.tokenizer);
-      finishReason = 'length';
-    }
-    return { text, promptTokens, completionTokens: counter.countText(text), finishReason };
   }
 
   async function writeRendered(

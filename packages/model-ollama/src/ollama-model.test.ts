@@ -1,11 +1,11 @@
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Message } from '@ollm/core';
 import { ModelResponseError, ModelUnavailableError, textPart } from '@ollm/core';
 import type { FakeModelServer } from '@ollm/fake-model-server';
 import { startFakeModelServer } from '@ollm/fake-model-server';
 import type { OllamaModelSettings } from './ollama-model.js';
 import { createOllamaModel } from './ollama-model.js';
-import { createOllama } from './ollama-provider.js';
+import { createOllama, ollama } from './ollama-provider.js';
 
 let server: FakeModelServer;
 
@@ -77,6 +77,18 @@ describe('createOllamaModel', () => {
     expect(provider.host).toBe(server.url);
     expect((await provider.listModels())[0]!.parameterSize).toBe('8.0B');
     expect(provider('fake-llama:8b').modelId).toBe('fake-llama:8b');
+  });
+
+  it('the default provider reads OLLM_HOST when used', async () => {
+    const previous = process.env['OLLM_HOST'];
+    process.env['OLLM_HOST'] = server.url;
+    try {
+      expect(ollama.host).toBe(server.url);
+      expect((await ollama('fake-llama:8b').complete({ messages })).text).toBe(expectedText);
+    } finally {
+      if (previous === undefined) delete process.env['OLLM_HOST'];
+      else process.env['OLLM_HOST'] = previous;
+    }
   });
 
   it('returns empty text for an empty reply', async () => {
@@ -195,12 +207,27 @@ describe('faults', () => {
     expect(server.requests.length).toBe(1);
   });
 
-  it("the caller's AbortSignal aborts the call with its reason", async () => {
+  it("the caller's AbortSignal aborts the call with its reason (plain and streaming)", async () => {
     server.setFault({ kind: 'hang', times: 'always' });
-    const controller = new AbortController();
-    const pending = model().complete({ messages, abortSignal: controller.signal });
-    setTimeout(() => controller.abort(new Error('user pressed Ctrl-C')), 100);
-    await expect(pending).rejects.toThrow('user pressed Ctrl-C');
+    for (const onTextDelta of [undefined, () => {}]) {
+      const controller = new AbortController();
+      const pending = model().complete({ messages, abortSignal: controller.signal, ...(onTextDelta ? { onTextDelta } : {}) });
+      setTimeout(() => controller.abort(new Error('user pressed Ctrl-C')), 100);
+      await expect(pending).rejects.toThrow('user pressed Ctrl-C');
+    }
+  });
+
+  it('malformed stream: ModelResponseError, not retried', async () => {
+    server.setFault('malformed');
+    // The ollama client warns about each line it cannot parse; keep the test output clean.
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      const error = await model().complete({ messages, onTextDelta: () => {} }).catch((caught: unknown) => caught);
+      expect(ModelResponseError.isInstance(error)).toBe(true);
+      expect(server.requests.length).toBe(1);
+    } finally {
+      warn.mockRestore();
+    }
   });
 
   it('too-long replies are returned as they are (providers decide)', async () => {
