@@ -14,8 +14,10 @@ export interface ParseTranscriptOptions {
 }
 
 /** Parses a transcript's text into conversations of messages, keeping the source document for writing. */
-export function parseTranscript(text: string, options: ParseTranscriptOptions): Transcript {
+export function parseTranscript(source: string, options: ParseTranscriptOptions): Transcript {
   const { file } = options;
+  // A byte order mark is not content (readTranscript already drops it).
+  const text = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
   if (options.format !== undefined && !isTranscriptFormat(options.format)) {
     throw invalidTranscript(file, 'line 1', `unknown format ${JSON.stringify(options.format)} (supported formats: ${TRANSCRIPT_FORMATS.join(', ')})`);
   }

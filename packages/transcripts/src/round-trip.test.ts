@@ -86,3 +86,16 @@ describe('fields SDK dumps write as null or empty', () => {
     expect(JSON.parse(serializeTranscript(transcript))).toEqual(document);
   });
 });
+
+describe('JSON Lines layout', () => {
+  it('writes the gptme sample back byte for byte (Python separators and escapes)', () => {
+    const path = fixture('formats', 'gptme', 'conversation.jsonl');
+    expect(roundTrip(path).text).toBe(readFileSync(path, 'utf8'));
+  });
+
+  it('keeps compact lines compact and drops a byte order mark', () => {
+    const text = '{"role":"user","content":"héllo","timestamp":"2025-01-01T00:00:00"}\n';
+    const transcript = parseTranscript(`\uFEFF${text}`, { file: 'compact.jsonl' });
+    expect(serializeTranscript(transcript)).toBe(text);
+  });
+});

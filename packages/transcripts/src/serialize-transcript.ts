@@ -8,8 +8,10 @@ export function serializeTranscript(transcript: Transcript): string {
   const codec = CODECS[transcript.format];
   const sources = sourcesOf(codec, transcript.document, transcript.file);
   const document = codec.write(transcript.document, transcript.conversations, sources);
+  const layout = layoutOf(transcript.document);
   if (codec.syntax === 'jsonl') {
-    return (document as unknown[]).map((line) => `${JSON.stringify(line)}\n`).join('');
+    const lineLayout = { ...layout, indent: '', trailingNewline: true };
+    return (document as unknown[]).map((line) => stringifyJson(line, lineLayout)).join('');
   }
-  return stringifyJson(document, layoutOf(transcript.document));
+  return stringifyJson(document, layout);
 }
