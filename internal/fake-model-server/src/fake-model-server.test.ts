@@ -6,7 +6,6 @@ import { startFakeModelServer } from './fake-model-server.js';
 const counter = new TokenCounter(createTokenizer('o200k_base'));
 let server: FakeModelServer;
 // Wire bodies are checked field by field below; `any` keeps those checks readable.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 const untyped = (value: unknown): any => value;
 
 beforeEach(async () => {

@@ -4,7 +4,6 @@ import { startFakeModelServer } from './fake-model-server.js';
 
 let server: FakeModelServer;
 // Wire bodies are checked field by field below; `any` keeps those checks readable.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 const untyped = (value: unknown): any => value;
 
 beforeEach(async () => {
