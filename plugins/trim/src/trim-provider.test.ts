@@ -92,6 +92,22 @@ describe('trim provider', () => {
     expect(placeholder.type === 'tool-result' && placeholder.output).not.toContain('line 599:');
   });
 
+  it('finds nothing more to do on its own output', async () => {
+    const messages = agentConversation();
+    const config = resolveCompressionConfig({ maxToolResultTokens: 1000 });
+    const first = await trim.compress(messages, config, context);
+    const second = await trim.compress(first.messages, config, context);
+    expect(second.removed).toEqual([]);
+    expect(second.messages).toEqual(first.messages);
+  });
+
+  it('reads flat extraConfig keys too', async () => {
+    const config = resolveCompressionConfig({ extraConfig: { previewLines: 0, maxToolResultTokens: 1000 } });
+    const result = await trim.compress(agentConversation(), config, context);
+    const placeholder = result.messages[4]!.parts[0]!;
+    expect(placeholder.type === 'tool-result' && placeholder.output).not.toContain('First lines:');
+  });
+
   it('stops when aborted', async () => {
     const controller = new AbortController();
     controller.abort();
