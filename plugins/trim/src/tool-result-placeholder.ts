@@ -16,16 +16,22 @@ export interface ToolResultPlaceholderInput {
   readonly tokens: TokenCounter;
 }
 
+/** Argument names that hold what a call ran, and the file it worked on (e.g. `str_replace_editor`'s `view` + `path`). */
+const COMMAND_KEYS = ['command', 'cmd', 'query', 'code', 'url', 'pattern'];
+const PATH_KEYS = ['path', 'file_path', 'filename', 'file'];
+
 /** The command a call ran, for the placeholder: the usual argument names, else the raw input. */
 export function describeToolCall(call: ToolCallPart | undefined): string | undefined {
   if (!call) return undefined;
   const input = call.input;
   if (input && typeof input === 'object' && !Array.isArray(input)) {
     const record = input as Record<string, unknown>;
-    for (const key of ['command', 'cmd', 'query', 'path', 'file_path', 'url', 'code']) {
-      const value = record[key];
-      if (typeof value === 'string' && value.length > 0) return value;
-    }
+    const pick = (keys: string[]): string | undefined =>
+      keys.map((key) => record[key]).find((value): value is string => typeof value === 'string' && value.length > 0);
+    const command = pick(COMMAND_KEYS);
+    const path = pick(PATH_KEYS);
+    if (command !== undefined && path !== undefined && !command.includes(path)) return `${command} ${path}`;
+    if (command !== undefined || path !== undefined) return command ?? path;
   }
   if (typeof input === 'string' && input.length > 0) return input;
   return call.rawInput ?? (input === undefined ? undefined : JSON.stringify(input));
