@@ -1,3 +1,5 @@
+import { InvalidArgumentError } from '@ollm/core';
+
 /** Options of `createCodeAwareProvider`. */
 export interface CodeAwareProviderOptions {
   /**
@@ -12,3 +14,21 @@ export interface CodeAwareProviderOptions {
 
 export const DEFAULT_RECENT_MESSAGES = 10;
 export const DEFAULT_MINIMUM_SAVING_TOKENS = 16;
+
+/** Options with defaults filled in; `config.extraConfig` wins over the factory's options. */
+export function resolveCodeAwareOptions(
+  options: CodeAwareProviderOptions,
+  extraConfig: Readonly<Record<string, unknown>> = {},
+): Required<CodeAwareProviderOptions> {
+  const pick = (key: keyof CodeAwareProviderOptions, fallback: number): number => {
+    const value = extraConfig[key] ?? options[key] ?? fallback;
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
+      throw new InvalidArgumentError({ argument: key, message: `code-aware option ${key} must be a whole number >= 0, got ${JSON.stringify(value)}` });
+    }
+    return value;
+  };
+  return {
+    recentMessages: pick('recentMessages', DEFAULT_RECENT_MESSAGES),
+    minimumSavingTokens: pick('minimumSavingTokens', DEFAULT_MINIMUM_SAVING_TOKENS),
+  };
+}

@@ -150,6 +150,14 @@ describe('code-aware provider', () => {
     expect(readFileSync(result.removed[0]!.path!, 'utf8')).toBe((call.input as { command: string }).command);
   });
 
+  it('takes options from config.extraConfig over the factory, and rejects bad ones', async () => {
+    // A recency window covering everything leaves only the repeated read to fold.
+    const result = await compactWith(provider, conversation(), { config: { logdir, extraConfig: { recentMessages: 100 } }, context });
+    expect(result.removed.map((entry) => entry.messageId)).toEqual(['m3']);
+    expect(() => createCodeAwareProvider({ recentMessages: -1 })).toThrow(/recentMessages/);
+    await expect(compactWith(provider, conversation(), { config: { extraConfig: { minimumSavingTokens: 'many' } }, context })).rejects.toThrow(/minimumSavingTokens/);
+  });
+
   it('returns the input unchanged when already under the limit', async () => {
     const messages = conversation();
     const result = await compactWith(provider, messages, { config: { limit: 1_000_000 }, context });

@@ -11,7 +11,7 @@ import {
   type ProviderContext,
   type RemovedContent,
 } from '@ollm/core';
-import { DEFAULT_MINIMUM_SAVING_TOKENS, DEFAULT_RECENT_MESSAGES, type CodeAwareProviderOptions } from './code-aware-options.js';
+import { resolveCodeAwareOptions, type CodeAwareProviderOptions } from './code-aware-options.js';
 import { findCodeViews, partKey } from './compaction/find-code-views.js';
 import { foldedRegion, planView } from './compaction/fold-view.js';
 import { planFoldSteps, type FoldStep } from './compaction/plan-fold-steps.js';
@@ -161,8 +161,7 @@ class CodeAwareCompaction {
  * See `planFoldSteps` for the order.
  */
 export function createCodeAwareProvider(options: CodeAwareProviderOptions = {}): ContextProvider {
-  const recentMessages = options.recentMessages ?? DEFAULT_RECENT_MESSAGES;
-  const minimumSaving = options.minimumSavingTokens ?? DEFAULT_MINIMUM_SAVING_TOKENS;
+  resolveCodeAwareOptions(options); // bad options fail when the provider is made, not mid-compaction
   return {
     specificationVersion: 'v1',
     name: CODE_AWARE_PROVIDER_NAME,
@@ -172,8 +171,9 @@ export function createCodeAwareProvider(options: CodeAwareProviderOptions = {}):
     },
     async compress(messages, config, context) {
       const startedAt = performance.now();
+      const { recentMessages, minimumSavingTokens } = resolveCodeAwareOptions(options, config.extraConfig);
       const views = findCodeViews(messages);
-      const compaction = new CodeAwareCompaction(messages, views, config, context, minimumSaving);
+      const compaction = new CodeAwareCompaction(messages, views, config, context, minimumSavingTokens);
       for (const step of planFoldSteps(views, messages.length, recentMessages)) {
         if (compaction.underLimit()) break;
         await compaction.apply(step);

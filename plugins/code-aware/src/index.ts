@@ -2,7 +2,7 @@ import { createCodeAwareProvider } from './code-aware-provider.js';
 
 export { CODE_AWARE_PROVIDER_NAME, createCodeAwareProvider } from './code-aware-provider.js';
 export type { CodeAwareProviderOptions } from './code-aware-options.js';
-export { DEFAULT_MINIMUM_SAVING_TOKENS, DEFAULT_RECENT_MESSAGES } from './code-aware-options.js';
+export { DEFAULT_MINIMUM_SAVING_TOKENS, DEFAULT_RECENT_MESSAGES, resolveCodeAwareOptions } from './code-aware-options.js';
 export type { CodeLine, CodeView } from './views/code-view.js';
 export { findCodeViews } from './compaction/find-code-views.js';
 export type { LanguageId } from './grammar/language-id.js';
