@@ -1,6 +1,8 @@
 import { findToolPairingProblem, MESSAGE_ROLES } from '@ollm/core';
 import { describe, expect, it } from 'vitest';
+import { parseTranscript } from './parse-transcript.js';
 import { readTranscript } from './read-transcript.js';
+import { serializeTranscript } from './serialize-transcript.js';
 import { filesIn, fixture } from './test-support/fixture-paths.js';
 
 const files = [
@@ -37,5 +39,19 @@ describe('messages read from every fixture', () => {
     const results = transcript.conversations.flatMap((conversation) => conversation.messages).filter((message) => message.role === 'tool');
     expect(results.length).toBeGreaterThan(50);
     expect(results.every((message) => message.parts[0]?.type === 'tool-result' && message.parts[0].name !== undefined)).toBe(true);
+  });
+});
+
+describe('message ids', () => {
+  it("use the source's id where it has a unique one, else m<index>", () => {
+    const document = [
+      { id: 'msg_a', role: 'user', content: 'one' },
+      { role: 'assistant', content: 'two' },
+      { id: 'msg_a', role: 'user', content: 'duplicate id' },
+      { id: 'm1', role: 'assistant', content: 'clashes with a generated id' },
+    ];
+    const transcript = parseTranscript(JSON.stringify(document), { file: 'ids.json' });
+    expect(transcript.conversations[0]!.messages.map((message) => message.id)).toEqual(['msg_a', 'm1', 'm2', 'm3']);
+    expect(JSON.parse(serializeTranscript(transcript))).toEqual(document);
   });
 });

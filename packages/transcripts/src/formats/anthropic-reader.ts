@@ -5,6 +5,7 @@ import { invalidTranscript } from '../validation/invalid-transcript.js';
 import { expectArray, expectRecord } from '../validation/expect.js';
 import { readAnthropicBlock } from './anthropic-blocks.js';
 import type { ReadConversation, SourceReference } from './format-codec.js';
+import { createMessageIds } from './message-ids.js';
 
 /** Group of the top-level `system` prompt, which is not one of `messages`. */
 export const SYSTEM_GROUP = -1;
@@ -31,16 +32,18 @@ export function readAnthropic(document: unknown, file: string): ReadConversation
     const system = readSystem(document.system, file);
     add({ id: 'system', role: 'system', parts: system }, { system: document.system }, SYSTEM_GROUP);
   }
+  const idOf = createMessageIds();
   values.forEach((value, index) => {
     const position = `message ${index}`;
     const source = expectRecord(value, file, position, 'a message');
+    const baseId = idOf(source.id, index);
     if (source.role !== 'user' && source.role !== 'assistant') {
       throw invalidTranscript(file, position, `unknown role ${JSON.stringify(source.role)} (expected one of: user, assistant)`);
     }
     const metadata = Object.fromEntries(Object.entries(source).filter(([key]) => key !== 'role' && key !== 'content'));
     const pieces = readPieces(source.role, source.content, file, position);
     pieces.forEach((piece, pieceIndex) => {
-      const id = pieceIndex === 0 ? `m${index}` : `m${index}.${pieceIndex}`;
+      const id = pieceIndex === 0 ? baseId : `${baseId}.${pieceIndex}`;
       const withMetadata = pieceIndex === 0 && Object.keys(metadata).length > 0 ? { metadata } : {};
       add({ id, role: piece.role, parts: piece.parts, ...withMetadata }, source, index);
     });

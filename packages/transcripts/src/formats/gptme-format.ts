@@ -3,6 +3,7 @@ import { isRecord, orderLike } from '../json/order-like.js';
 import { invalidTranscript } from '../validation/invalid-transcript.js';
 import { expectArray, expectRecord, expectString } from '../validation/expect.js';
 import type { FormatCodec, SourceReference } from './format-codec.js';
+import { createMessageIds } from './message-ids.js';
 
 const ROLES = ['system', 'user', 'assistant'] as const;
 const MODEL_FIELDS = new Set(['role', 'content', 'timestamp', 'files', 'pinned']);
@@ -22,6 +23,7 @@ export const gptmeFormat: FormatCodec = {
     const messages: Message[] = [];
     const sources = new Map<string, SourceReference>();
     let started = false;
+    const idOf = createMessageIds();
     lines.forEach((value, index) => {
       const position = `line ${index + 1}`;
       const source = expectRecord(value, file, position, 'a message');
@@ -39,7 +41,7 @@ export const gptmeFormat: FormatCodec = {
       const timestamp = source.timestamp === undefined ? undefined : expectString(source.timestamp, file, position, 'timestamp');
       const metadata: Record<string, unknown> = Object.fromEntries(Object.entries(source).filter(([key]) => !MODEL_FIELDS.has(key)));
       if (isToolOutput) metadata.sourceRole = 'system';
-      const id = `m${index}`;
+      const id = idOf(source.id, index);
       messages.push({
         id,
         role: isToolOutput ? 'tool' : sourceRole,

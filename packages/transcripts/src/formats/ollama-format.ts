@@ -5,6 +5,7 @@ import { invalidTranscript } from '../validation/invalid-transcript.js';
 import { expectArray, expectRecord, expectString, optionalString } from '../validation/expect.js';
 import { isEmptyField } from '../openai-chat/read-openai-message.js';
 import type { FormatCodec, ReadConversation, SourceReference } from './format-codec.js';
+import { createMessageIds } from './message-ids.js';
 
 const ROLES: readonly MessageRole[] = ['system', 'user', 'assistant', 'tool'];
 const MODEL_FIELDS = new Set(['role', 'content', 'thinking', 'images', 'tool_calls', 'tool_name']);
@@ -23,8 +24,9 @@ export const ollamaFormat: FormatCodec = {
     const messages: Message[] = [];
     const sources = new Map<string, SourceReference>();
     const unanswered: ToolCallPart[] = [];
+    const idOf = createMessageIds();
     values.forEach((value, index) => {
-      const message = readOllamaMessage(value, index, file, unanswered);
+      const message = readOllamaMessage(value, index, file, unanswered, idOf);
       messages.push(message);
       sources.set(message.id, { source: value as Record<string, unknown>, group: index });
     });
@@ -42,7 +44,13 @@ export function derivedCallId(messageIndex: number, callIndex: number): string {
   return `ollama-${messageIndex}-${callIndex}`;
 }
 
-function readOllamaMessage(value: unknown, index: number, file: string, unanswered: ToolCallPart[]): Message {
+function readOllamaMessage(
+  value: unknown,
+  index: number,
+  file: string,
+  unanswered: ToolCallPart[],
+  idOf: (sourceId: unknown, index: number) => string,
+): Message {
   const position = `message ${index}`;
   const source = expectRecord(value, file, position, 'a message');
   const role = ROLES.find((candidate) => candidate === source.role);
@@ -74,7 +82,7 @@ function readOllamaMessage(value: unknown, index: number, file: string, unanswer
     }
   }
   const metadata = Object.fromEntries(Object.entries(source).filter(([key, member]) => !MODEL_FIELDS.has(key) || isEmptyField(key, member)));
-  return { id: `m${index}`, role, parts, ...(Object.keys(metadata).length > 0 ? { metadata } : {}) };
+  return { id: idOf(source.id, index), role, parts, ...(Object.keys(metadata).length > 0 ? { metadata } : {}) };
 }
 
 function readToolCall(value: unknown, file: string, position: string, fallbackId: string): ToolCallPart {

@@ -1,5 +1,6 @@
 import type { Message, MessageRole } from '@ollm/core';
 import type { SourceReference } from '../formats/format-codec.js';
+import { createMessageIds } from '../formats/message-ids.js';
 import { isRecord } from '../json/order-like.js';
 import { checkToolPairing } from '../validation/check-tool-pairing.js';
 import { readOpenAIMessage } from './read-openai-message.js';
@@ -14,7 +15,7 @@ export interface ReadOpenAIConversationOptions {
   readonly adjust?: (message: Message, source: Record<string, unknown>) => Message;
 }
 
-/** Reads an array of OpenAI chat messages; ids are `m<index>` because the format has none. */
+/** Reads an array of OpenAI chat messages; ids are the source's `id` where present, else `m<index>`. */
 export function readOpenAIConversation(
   values: readonly unknown[],
   options: ReadOpenAIConversationOptions,
@@ -22,8 +23,9 @@ export function readOpenAIConversation(
   const positionOf = (index: number): string => `${options.positionPrefix ?? ''}message ${index}`;
   const messages: Message[] = [];
   const sources = new Map<string, SourceReference>();
+  const idOf = createMessageIds();
   values.forEach((value, index) => {
-    const id = `m${index}`;
+    const id = idOf(isRecord(value) ? value.id : undefined, index);
     const read = readOpenAIMessage(value, { file: options.file, position: positionOf(index), id, ...(options.roles ? { roles: options.roles } : {}) });
     const source = value as Record<string, unknown>;
     messages.push(options.adjust ? options.adjust(read, source) : read);
