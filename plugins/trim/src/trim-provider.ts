@@ -56,7 +56,7 @@ function untouchableTokens(workspace: TrimWorkspace): { messages: number; toolCa
   return { messages, toolCalls };
 }
 
-function describeLimitations(workspace: TrimWorkspace, tokensBefore: number): string[] {
+function describeLimitations(workspace: TrimWorkspace, tokensBefore: number, options: ResolvedTrimOptions): string[] {
   const limitations: string[] = [];
   if (workspace.removed.length > 0 && workspace.logdir === undefined) {
     limitations.push(
@@ -66,8 +66,10 @@ function describeLimitations(workspace: TrimWorkspace, tokensBefore: number): st
   const after = workspace.totalTokens;
   if (workspace.overLimit) {
     const floor = untouchableTokens(workspace);
+    const smallestOutput = options.additionalPasses ? Math.min(options.minToolResultTokens, options.maxToolResultTokens) : options.maxToolResultTokens;
     limitations.push(
-      `still over the limit: ${after} tokens for a limit of ${workspace.limit}; ${floor.messages} tokens are in system, user and pinned messages and ${floor.toolCalls} in tool calls, which trim never edits, and every other tool output, old reasoning and long old assistant message is already trimmed; use the summarize provider to go further`,
+      `still over the limit: ${after} tokens for a limit of ${workspace.limit}; ${floor.messages} tokens are in system, user and pinned messages and ${floor.toolCalls} in tool calls, which trim never edits; ` +
+        `tool outputs of ${smallestOutput} tokens or fewer, reasoning and assistant text in the last ${options.reasoningStripAgeThreshold} messages, and assistant text of ${options.extractiveMinTokens} tokens or fewer are kept as they are; use the summarize provider (/compact summarize) to go further`,
     );
   }
   const saved = tokensBefore - after;
@@ -129,7 +131,7 @@ export function createTrimProvider(options: TrimOptions = {}): ContextProvider {
         tokens,
         startedAt,
         removed: workspace.removed,
-        limitations: describeLimitations(workspace, tokensBefore),
+        limitations: describeLimitations(workspace, tokensBefore, resolved),
       });
     },
   };
