@@ -3,8 +3,9 @@ import type { Command } from 'commander';
 import type { Logger, TokenEncoding } from '@ollm/core';
 import type { CliIo } from '../cli-io.js';
 import { globalOptions, type CommandContext } from '../command-context.js';
+import { formatCompactSummary } from '../compact/compact-summary.js';
+import { buildCompactionReport } from '../compact/compaction-report.js';
 import { displayPath, oneLine } from '../exit-codes.js';
-import { formatChange, formatInteger } from '../output/format-number.js';
 import { startSpinner } from '../output/progress-spinner.js';
 import { DEFAULT_LIMIT, parseLimit } from '../parse-limit.js';
 import { resolveLogdir } from '../ollm-home.js';
@@ -70,6 +71,7 @@ Examples:
       });
       const provider = registry.get(options.provider);
       const logdir = resolveLogdir(io, options.logdir);
+      // Loads @ollm/core's host and @ollm/transcripts: only when compacting.
       const { compactTranscript } = await import('../compact/compact-transcript.js');
       const spinner = startSpinner(io, `${provider.name}: compacting`);
       let compacted;
@@ -96,7 +98,6 @@ Examples:
       else if (!options.json) io.stdout.write(transcripts.serializeTranscript(compacted.transcript));
 
       if (options.json) {
-        const { buildCompactionReport } = await import('../compact/compaction-report.js');
         const report = buildCompactionReport(
           { file, format: transcript.format, provider: provider.name, out, multiple: transcript.conversations.length > 1 },
           compacted.reports,
@@ -104,17 +105,13 @@ Examples:
         io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
         return;
       }
-      const before = compacted.reports.reduce((total, report) => total + report.tokensBefore, 0);
-      const after = compacted.reports.reduce((total, report) => total + report.tokensAfter, 0);
-      const saved = compacted.reports.reduce((total, report) => total + report.removed.filter((piece) => piece.path).length, 0);
-      const missed = compacted.reports.filter((report) => report.tokensAfter > report.limit).length;
-      const count = compacted.reports.length > 1 ? `${formatInteger(compacted.reports.length)} conversations, ` : '';
-      const missedNote = missed === 0 ? '' : compacted.reports.length > 1 ? `; limit not reached in ${missed}` : '; limit not reached';
-      const written = out ? `; wrote ${displayPath(out, io.cwd)}` : '';
-      io.stderr.write(
-        `${provider.name}: ${count}${formatInteger(before)} -> ${formatInteger(after)} tokens (${formatChange(before, after)}), ` +
-          `${formatInteger(saved)} pieces saved under ${homeRelative(io, join(logdir, core.RECOVERY_FOLDER))}${missedNote}${written}\n`,
-      );
+      const summary = formatCompactSummary({
+        provider: provider.name,
+        reports: compacted.reports,
+        savedUnder: homeRelative(io, join(logdir, core.RECOVERY_FOLDER)),
+        ...(out ? { written: displayPath(out, io.cwd) } : {}),
+      });
+      io.stderr.write(`${summary}\n`);
     });
 }
 

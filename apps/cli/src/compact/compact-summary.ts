@@ -1,0 +1,30 @@
+import { formatChange, formatInteger } from '../output/format-number.js';
+import type { ConversationReport } from './compact-transcript.js';
+
+export interface CompactSummaryOptions {
+  readonly provider: string;
+  readonly reports: readonly ConversationReport[];
+  /** The folder removed pieces were saved to, as it should be shown (`~/.ollm/removed`). */
+  readonly savedUnder: string;
+  /** The `--out` file as it should be shown, when one was written. */
+  readonly written?: string;
+}
+
+/**
+ * The one line `ollm compact` prints on stderr:
+ * `trim: 17,837 -> 8,912 tokens (-50.0%), 12 pieces saved under ~/.ollm/removed`.
+ */
+export function formatCompactSummary(options: CompactSummaryOptions): string {
+  const { reports } = options;
+  const before = reports.reduce((total, report) => total + report.tokensBefore, 0);
+  const after = reports.reduce((total, report) => total + report.tokensAfter, 0);
+  const saved = reports.reduce((total, report) => total + report.removed.filter((piece) => piece.path).length, 0);
+  const missed = reports.filter((report) => report.tokensAfter > report.limit).length;
+  const count = reports.length > 1 ? `${formatInteger(reports.length)} conversations, ` : '';
+  const missedNote = missed === 0 ? '' : reports.length > 1 ? `; limit not reached in ${formatInteger(missed)}` : '; limit not reached';
+  const written = options.written ? `; wrote ${options.written}` : '';
+  return (
+    `${options.provider}: ${count}${formatInteger(before)} -> ${formatInteger(after)} tokens (${formatChange(before, after)}), ` +
+    `${formatInteger(saved)} pieces saved under ${options.savedUnder}${missedNote}${written}`
+  );
+}
