@@ -1,6 +1,6 @@
 import { Ollama } from 'ollama';
 import type { ChatRequest } from 'ollama';
-import type { LanguageModel, LanguageModelCallOptions, LanguageModelResult } from '@ollm/core';
+import type { LanguageModel, LanguageModelCallOptions, LanguageModelResult, RetryEvent } from '@ollm/core';
 import { ModelUnavailableError, createCallSignal, displayURL, retryWithBackoff } from '@ollm/core';
 import type { OllamaAttemptState } from './ollama-error.js';
 import { OLLAMA_HINT, toOllamaModelError, wrongShapeError } from './ollama-error.js';
@@ -28,6 +28,8 @@ export interface OllamaModelSettings {
   readonly maxRetries?: number;
   /** Backoff between retries (exponential with jitter). */
   readonly retryDelay?: { readonly initialDelayMs?: number; readonly maxDelayMs?: number };
+  /** Called before each retry (e.g. to show "retrying in 2 s"). */
+  readonly onRetry?: (event: RetryEvent) => void;
   readonly fetch?: typeof fetch;
 }
 
@@ -46,9 +48,10 @@ export interface OllamaLanguageModel extends LanguageModel {
   listModels(options?: { abortSignal?: AbortSignal }): Promise<OllamaModelSummary[]>;
 }
 
+/** The host requests go to: `host`, else `OLLM_HOST`, else the default; `http://` added when missing. */
 export function resolveOllamaHost(host: string | undefined): string {
   const raw = host ?? process.env['OLLM_HOST'] ?? DEFAULT_OLLAMA_HOST;
-  return displayURL(raw.includes('://') ? raw : `http://${raw}`);
+  return raw.includes('://') ? raw : `http://${raw}`;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -57,7 +60,9 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 /** A LanguageModel on the official `ollama` client, with retries, a total timeout and typed errors. */
 export function createOllamaModel(settings: OllamaModelSettings): OllamaLanguageModel {
-  const host = resolveOllamaHost(settings.host);
+  const requestHost = resolveOllamaHost(settings.host);
+  // Errors and messages name the host without any credentials it carries.
+  const host = displayURL(requestHost);
   const baseFetch = settings.fetch ?? globalThis.fetch;
   const timeoutMs = settings.timeoutMs ?? DEFAULT_OLLAMA_TIMEOUT_MS;
 
@@ -75,7 +80,7 @@ export function createOllamaModel(settings: OllamaModelSettings): OllamaLanguage
           const state: OllamaAttemptState = { host, model: settings.model, attempt, emittedText: false };
           // The client passes no signal on non-streaming requests, so the fetch adds the call's own.
           const client = new Ollama({
-            host,
+            host: requestHost,
             fetch: async (input, init) => {
               const signal = init?.signal ? AbortSignal.any([init.signal, call.signal]) : call.signal;
               const response = await baseFetch(input, { ...init, signal });
@@ -93,6 +98,7 @@ export function createOllamaModel(settings: OllamaModelSettings): OllamaLanguage
           abortSignal: call.signal,
           ...(settings.maxRetries !== undefined ? { maxRetries: settings.maxRetries } : {}),
           ...settings.retryDelay,
+          ...(settings.onRetry ? { onRetry: settings.onRetry } : {}),
         },
       );
     } catch (error) {

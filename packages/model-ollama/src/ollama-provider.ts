@@ -1,4 +1,5 @@
 import type { OllamaLanguageModel, OllamaModelSettings, OllamaModelSummary } from './ollama-model.js';
+import { displayURL } from '@ollm/core';
 import { createOllamaModel, resolveOllamaHost } from './ollama-model.js';
 
 /** Settings shared by every model of one provider instance. */
@@ -15,7 +16,7 @@ export interface OllamaProvider {
 export function createOllama(defaults: OllamaProviderSettings = {}): OllamaProvider {
   const provider = (model: string, settings: OllamaProviderSettings = {}) =>
     createOllamaModel({ ...defaults, ...settings, model });
-  Object.defineProperty(provider, 'host', { get: () => resolveOllamaHost(defaults.host), enumerable: true });
+  Object.defineProperty(provider, 'host', { get: () => displayURL(resolveOllamaHost(defaults.host)), enumerable: true });
   return Object.assign(provider, {
     listModels: (options?: { abortSignal?: AbortSignal }) => createOllamaModel({ ...defaults, model: '' }).listModels(options),
   }) as OllamaProvider;

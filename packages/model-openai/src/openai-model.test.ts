@@ -107,9 +107,11 @@ describe('faults', () => {
     expect(result.text).toBe(expectedText);
   });
 
-  it('500 then success', async () => {
+  it('500 then success, reporting the retry', async () => {
     server.setFault('status-500');
-    const result = await model().complete({ messages });
+    const retries: number[] = [];
+    const result = await model({ onRetry: (event) => retries.push(event.attempt) }).complete({ messages });
+    expect(retries).toEqual([0]);
     expect(result.text).toBe(expectedText);
     expect(server.requests.map((request) => request.fault)).toEqual(['status-500', undefined]);
   });

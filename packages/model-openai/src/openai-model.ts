@@ -1,6 +1,12 @@
 import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsBase } from 'openai/resources/chat/completions/completions';
-import type { LanguageModel, LanguageModelCallOptions, LanguageModelResult, LanguageModelUsage } from '@ollm/core';
+import type {
+  LanguageModel,
+  LanguageModelCallOptions,
+  LanguageModelResult,
+  LanguageModelUsage,
+  RetryEvent,
+} from '@ollm/core';
 import { ModelUnavailableError, createCallSignal, displayURL, retryWithBackoff } from '@ollm/core';
 import type { OpenAIAttemptState } from './openai-error.js';
 import { OPENAI_HINT, toOpenAIModelError, wrongShapeError } from './openai-error.js';
@@ -22,6 +28,8 @@ export interface OpenAIModelSettings {
   /** Retries after the first attempt on transient faults; default 2. */
   readonly maxRetries?: number;
   readonly retryDelay?: { readonly initialDelayMs?: number; readonly maxDelayMs?: number };
+  /** Called before each retry (e.g. to show "retrying in 2 s"). */
+  readonly onRetry?: (event: RetryEvent) => void;
   /**
    * How the output cap is sent: OpenAI's own API wants `max_completion_tokens`, many compatible
    * servers only know `max_tokens`. Default: the former for api.openai.com, the latter elsewhere.
@@ -94,6 +102,7 @@ export function createOpenAIModel(settings: OpenAIModelSettings): OpenAILanguage
           abortSignal: call.signal,
           ...(settings.maxRetries !== undefined ? { maxRetries: settings.maxRetries } : {}),
           ...settings.retryDelay,
+          ...(settings.onRetry ? { onRetry: settings.onRetry } : {}),
         },
       );
     } catch (error) {
