@@ -24,8 +24,11 @@ export interface ProviderConformanceOptions {
   readonly numRuns?: number;
   /** Passed to the provider as `config.extraConfig`. */
   readonly extraConfig?: Record<string, unknown>;
-  /** Context fields to inject (e.g. a fake `model`); tokens default to o200k_base. */
-  readonly context?: Partial<ProviderContext>;
+  /**
+   * Context fields to inject (e.g. a `model`); tokens default to o200k_base. A function is called
+   * for every run, so a model created in `beforeAll` (e.g. on a server started there) can be used.
+   */
+  readonly context?: Partial<ProviderContext> | (() => Partial<ProviderContext>);
 }
 
 const MAX_SHRINKS = 60;
@@ -56,10 +59,13 @@ export function runProviderConformance(createProvider: () => ContextProvider, op
   const fixtureTimeout = selection === 'all' ? 600_000 : undefined;
   // One counter for the whole suite: its cache is keyed by message object, so a fixture is
   // tokenised once however many ratios it runs at.
-  const tokens = options.context?.tokens ?? new TokenCounter(createTokenizer('o200k_base'));
+  const staticContext = typeof options.context === 'function' ? undefined : options.context;
+  const tokens = staticContext?.tokens ?? new TokenCounter(createTokenizer('o200k_base'));
 
-  const contextForRun = (): ProviderContext =>
-    createProviderContext({ ...options.context, tokens, ...(options.context?.state ? { state: new Map(options.context.state) } : {}) });
+  const contextForRun = (): ProviderContext => {
+    const fields = typeof options.context === 'function' ? options.context() : (options.context ?? {});
+    return createProviderContext({ ...fields, tokens, ...(fields.state ? { state: new Map(fields.state) } : {}) });
+  };
 
   const check = (messages: readonly Message[], ratio: number): Promise<ConformanceFailure[]> => {
     const limit = Math.floor(ratio * tokens.countMessages(messages));
