@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import type { DiscoveryReport, ProviderRegistry } from '@ollm/core';
 import type { CliIo } from './cli-io.js';
 import { oneLine } from './exit-codes.js';
+import { colorsFor } from './output/colors.js';
 
 export interface LoadedProviders {
   readonly registry: ProviderRegistry;
@@ -31,6 +32,7 @@ export async function loadProviders(options: LoadProvidersOptions): Promise<Load
   const registry = options.registry ?? new core.ProviderRegistry();
   if (!options.usePlugins) return { registry, report: { loaded: [], warnings: [] } };
   const report = await core.discoverPlugins({ cwd: options.io.cwd, extraManifests: [cliManifest], registry });
-  for (const warning of report.warnings) options.io.stderr.write(`ollm: warning: ${oneLine(warning.message)}\n`);
+  const colors = colorsFor(options.io);
+  for (const warning of report.warnings) options.io.stderr.write(`ollm: ${colors.yellow('warning:')} ${oneLine(warning.message)}\n`);
   return { registry, report };
 }

@@ -4,6 +4,7 @@ import type { ProviderRegistry } from '@ollm/core';
 import type { CliIo } from './cli-io.js';
 import type { CommandContext } from './command-context.js';
 import { ExitCode, oneLine, reportError } from './exit-codes.js';
+import { colorsFor } from './output/colors.js';
 import { registerCompactCommand } from './commands/compact-command.js';
 import { registerDigestCommand } from './commands/digest-command.js';
 import { registerProvidersCommand } from './commands/providers-command.js';
@@ -31,7 +32,7 @@ export async function runCli(argv: readonly string[], io: CliIo, options: RunCli
     if (report.exitCode === ExitCode.ok) return report.exitCode;
     // Commander already printed the help text that explains a bare `ollm`.
     if (error instanceof CommanderError && error.code === 'commander.help') return report.exitCode;
-    io.stderr.write(`ollm: ${oneLine(report.message)}\n`);
+    io.stderr.write(`${colorsFor(io).red('ollm:')} ${oneLine(report.message)}\n`);
     if (argv.includes('--debug') && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
     return report.exitCode;
   }

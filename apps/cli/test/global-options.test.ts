@@ -47,3 +47,12 @@ describe('ollm global options', () => {
     expect(run.stdout).toBe('');
   });
 });
+
+describe('colour', () => {
+  it('marks errors in red on a terminal, and not with NO_COLOR or in a pipe', async () => {
+    const terminal = await runOllm(['nope'], { isTTY: true });
+    expect(terminal.stderr.startsWith('\x1b[31mollm:\x1b[39m ')).toBe(true);
+    expect((await runOllm(['nope'], { isTTY: true, env: { NO_COLOR: '1' } })).stderr.startsWith('ollm: ')).toBe(true);
+    expect((await runOllm(['nope'])).stderr.startsWith('ollm: ')).toBe(true);
+  });
+});
