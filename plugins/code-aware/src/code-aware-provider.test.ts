@@ -158,6 +158,23 @@ describe('code-aware provider', () => {
     await expect(compactWith(provider, conversation(), { config: { extraConfig: { minimumSavingTokens: 'many' } }, context })).rejects.toThrow(/minimumSavingTokens/);
   });
 
+  it('leaves prose and data files to other providers, but still references their repeated reads', async () => {
+    const readme = Array.from({ length: 30 }, (_, index) => `# Section ${index}\n\nSome prose about part ${index} of the project.`).join('\n');
+    const messages = new ConversationBuilder()
+      .user('Read the docs.')
+      .shell('cat docs/README.md', readme) // 1, 2: read again later
+      .shell('cat docs/GUIDE.md', readme.replaceAll('Section', 'Chapter')) // 3, 4: old, read once
+      .shell('cat docs/README.md', readme) // 5, 6
+      .assistant('a')
+      .assistant('b')
+      .assistant('c')
+      .build();
+    const result = await compactWith(provider, messages, { config: { logdir }, context });
+    expect(outputOf(result.messages[2]!)).toContain('[earlier view of docs/README.md lines 1-90, folded; latest view at message 6;');
+    expect(result.messages[4]).toBe(messages[4]);
+    expect(result.messages[6]).toBe(messages[6]);
+  });
+
   it('returns the input unchanged when already under the limit', async () => {
     const messages = conversation();
     const result = await compactWith(provider, messages, { config: { limit: 1_000_000 }, context });

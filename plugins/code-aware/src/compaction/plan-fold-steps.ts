@@ -1,3 +1,4 @@
+import { isOutlineFoldable } from '../grammar/language-id.js';
 import { pathsMatch } from '../references/path-match.js';
 import type { CodeView } from '../views/code-view.js';
 import type { ViewFoldLevel } from './fold-view.js';
@@ -71,7 +72,7 @@ export function planFoldSteps(views: readonly CodeView[], messageCount: number, 
     if (history.supersededAt !== undefined) {
       superseded.push(stepFor([view], 'reference', history.supersededAt));
       referenced.add(history.supersededAt);
-    } else if (view.messageIndex < oldBefore) {
+    } else if (view.messageIndex < oldBefore && isOutlineFoldable(view.language, view.path)) {
       (history.latest ? latestViews : olderViews).push(view);
     }
   }
@@ -99,7 +100,7 @@ export function planFoldSteps(views: readonly CodeView[], messageCount: number, 
 function groupOldByPart(views: readonly CodeView[], kind: CodeView['kind'], oldBefore: number): Map<string, CodeView[]> {
   const byPart = new Map<string, CodeView[]>();
   for (const view of views) {
-    if (view.kind !== kind || view.messageIndex >= oldBefore) continue;
+    if (view.kind !== kind || view.messageIndex >= oldBefore || !isOutlineFoldable(view.language, view.path)) continue;
     const key = partKey(view.messageIndex, view.partIndex);
     byPart.set(key, [...(byPart.get(key) ?? []), view]);
   }

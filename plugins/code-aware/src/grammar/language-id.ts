@@ -92,3 +92,20 @@ export function languageForFenceTag(tag: string): LanguageId | undefined {
   const word = tag.trim().split(/[\s{]/)[0]?.toLowerCase() ?? '';
   return FENCE_LANGUAGES[word] ?? languageForPath(`file.${word}`);
 }
+
+/** Source files of languages without a grammar here: folded line by line. */
+const LINE_FOLDED_EXTENSIONS = new Set([
+  'kt', 'kts', 'swift', 'scala', 'sc', 'lua', 'pl', 'pm', 'r', 'hs', 'ex', 'exs', 'erl', 'clj', 'dart',
+  'm', 'mm', 'fs', 'fsx', 'ml', 'vb', 'groovy', 'gradle', 'zig', 'nim', 'jl', 'cr', 'v', 'sql', 'proto',
+]);
+
+/**
+ * True when code at `path` (or of `language`) may fold to an outline: a language with a grammar,
+ * or a source extension folded line by line. Prose and data (`.md`, `.rst`, `.txt`, `.json`,
+ * `.yaml`) are left to other providers; their repeated reads still become references.
+ */
+export function isOutlineFoldable(language: LanguageId | undefined, path: string | undefined): boolean {
+  if (language !== undefined) return true;
+  const extension = path?.split('/').pop()?.split('.').slice(1).pop()?.toLowerCase();
+  return extension !== undefined && LINE_FOLDED_EXTENSIONS.has(extension);
+}
