@@ -1,0 +1,94 @@
+import type { Checkpoint, Message, TokenCounter } from '@ollm/core';
+import { checkpointMessage, findCheckpoints, quotesOf, type FoldedQuote } from './checkpoint-message.js';
+import { mergeFacts } from './extract-facts.js';
+import { cutAtSentence } from './fit-to-tokens.js';
+import type { Summariser } from './summariser.js';
+
+export interface AgingOutcome {
+  /** Replacement message per input position (same id); positions absent here are unchanged. */
+  readonly replaced: Map<number, Message>;
+  /** Positions of checkpoint messages merged away into the ultra checkpoint. */
+  readonly dropped: Set<number>;
+  /** Summaries that aging replaced, for recovery: message id and the old text. */
+  readonly superseded: { messageId: string; text: string }[];
+  readonly notes: string[];
+}
+
+const MAX_KEPT_QUOTES = 20;
+
+type Found = ReturnType<typeof findCheckpoints>[number];
+
+/**
+ * Ages the existing checkpoints when a new one is made: the newest becomes level 2 (1/2 of
+ * summaryMaxTokens), the next level 1 (1/4), and all older ones merge into ONE level-0 ultra
+ * checkpoint (1/8), so all checkpoints together stay bounded however many compressions run.
+ * Only the checkpoints that change are sent to the model; a checkpoint already at its level and
+ * within its target is left alone. An empty model reply falls back to a sentence-boundary cut.
+ */
+export async function ageCheckpoints(input: {
+  readonly messages: readonly Message[];
+  readonly summariser: Summariser;
+  readonly levelTargets: readonly [number, number, number, number];
+  readonly tokens: TokenCounter;
+  readonly now: string;
+}): Promise<AgingOutcome> {
+  const outcome: AgingOutcome = { replaced: new Map(), dropped: new Set(), superseded: [], notes: [] };
+  const existing = findCheckpoints(input.messages).reverse(); // newest first
+  const single = existing.slice(0, 2);
+  const merged = existing.slice(2);
+  for (const [rank, found] of single.entries()) {
+    const level = Math.min(found.checkpoint.level, 2 - rank) as Checkpoint['level'];
+    await ageOne(input, outcome, [found], level);
+  }
+  if (merged.length > 0) await ageOne(input, outcome, merged, 0);
+  return outcome;
+}
+
+async function ageOne(
+  input: Parameters<typeof ageCheckpoints>[0],
+  outcome: AgingOutcome,
+  group: readonly Found[],
+  level: Checkpoint['level'],
+): Promise<void> {
+  const target = input.levelTargets[level];
+  const anchor = group.reduce((newest, found) => (found.position > newest.position ? found : newest));
+  const bodyTokens = (found: Found) => input.tokens.countText(found.checkpoint.summary);
+  if (group.length === 1 && anchor.checkpoint.level === level && bodyTokens(anchor) <= target) return;
+  // Quotes beyond the last few are only in logdir; metadata must not grow without bound either.
+  const quotes: FoldedQuote[] = group.flatMap((found) => quotesOf(found.message)).slice(-MAX_KEPT_QUOTES);
+  const quoteBudget = quotes.length > 0 ? Math.floor(target / 4) : 0;
+  const summaryTarget = Math.max(24, target - quoteBudget);
+  const summaries = group.map((found) => found.checkpoint.summary);
+  let summary = await input.summariser.recompress(summaries, summaryTarget, group.length > 1 || level === 0 ? 'ultra' : 'age');
+  if (summary === '') {
+    summary = cutAtSentence(summaries.join('\n'), summaryTarget, input.tokens.tokenizer);
+    outcome.notes.push(`goal-aware: the model returned an empty re-compression for checkpoint ${anchor.checkpoint.id}; it was cut to ${summaryTarget} tokens instead`);
+  }
+  const checkpoints = group.map((found) => found.checkpoint);
+  const numbers = checkpoints.map((checkpoint) => checkpoint.compressionNumber ?? 0);
+  const facts = mergeFacts(...checkpoints);
+  const message = checkpointMessage({
+    id: anchor.message.id,
+    ...(anchor.message.timestamp !== undefined ? { timestamp: anchor.message.timestamp } : {}),
+    checkpoint: {
+      id: anchor.checkpoint.id,
+      level,
+      range: group.length > 1 ? `merged checkpoints of compressions ${Math.min(...numbers)}-${Math.max(...numbers)}` : anchor.checkpoint.range,
+      summary,
+      createdAt: checkpoints.map((checkpoint) => checkpoint.createdAt).sort()[0]!,
+      compressedAt: input.now,
+      originalTokens: checkpoints.reduce((sum, checkpoint) => sum + checkpoint.originalTokens, 0),
+      compressionCount: Math.max(...checkpoints.map((checkpoint) => checkpoint.compressionCount)) + 1,
+      compressionNumber: Math.max(...numbers),
+      ...facts,
+    },
+    quotes,
+    quoteBudget,
+    tokens: input.tokens,
+  });
+  outcome.replaced.set(anchor.position, message);
+  for (const found of group) {
+    outcome.superseded.push({ messageId: found.message.id, text: found.checkpoint.summary });
+    if (found !== anchor) outcome.dropped.add(found.position);
+  }
+}

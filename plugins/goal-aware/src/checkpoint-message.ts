@@ -1,0 +1,91 @@
+import { checkpointOf, type Checkpoint, type Message, type TokenCounter } from '@ollm/core';
+import { tokenPrefix } from './fit-to-tokens.js';
+
+/** A user message folded into a checkpoint: its position, id and (cut) text. */
+export interface FoldedQuote {
+  readonly messageId: string;
+  readonly position: number;
+  readonly text: string;
+}
+
+/** Metadata key under which a checkpoint message keeps the quotes of folded user messages. */
+export const QUOTES_KEY = 'foldedUserQuotes';
+/** Tokens a checkpoint message may carry beyond its level's target: header line and message overhead. */
+export const CHECKPOINT_HEADER_ALLOWANCE = 40;
+
+/** The quotes of folded user messages, newest kept first when they do not all fit `budget`. */
+export function renderQuotes(quotes: readonly FoldedQuote[], budget: number, tokens: TokenCounter): string {
+  if (quotes.length === 0 || budget <= 0) return '';
+  const title = 'Earlier user messages, folded here (full text saved under logdir):';
+  let used = tokens.countText(title) + 24;
+  const kept: string[] = [];
+  for (const quote of [...quotes].reverse()) {
+    const line = `> [user message ${quote.position + 1}] ${quote.text.replace(/\s+/g, ' ')}`;
+    const cost = tokens.countText(line) + 1;
+    if (used + cost > budget) break;
+    kept.unshift(line);
+    used += cost;
+  }
+  const dropped = quotes.length - kept.length;
+  return [title, ...(dropped > 0 ? [`(${dropped} older folded user message(s) only in logdir)`] : []), ...kept].join('\n');
+}
+
+/** A quote of a user message, cut to `maxTokens`. */
+export function quoteOf(text: string, maxTokens: number, tokens: TokenCounter): string {
+  const cut = tokenPrefix(text, maxTokens, tokens.tokenizer);
+  return cut.length < text.length ? `${cut.trimEnd()} …` : cut;
+}
+
+/** The quotes a checkpoint message carries. */
+export function quotesOf(message: Message): FoldedQuote[] {
+  const quotes = message.metadata?.[QUOTES_KEY];
+  return Array.isArray(quotes) ? (quotes as FoldedQuote[]) : [];
+}
+
+/**
+ * The checkpoint message: an assistant message whose text is a header, the summary and the
+ * folded quotes, with the complete `Checkpoint` in `metadata.checkpoint`. `currentTokens` is
+ * the message's own token count.
+ */
+export function checkpointMessage(input: {
+  readonly id: string;
+  readonly timestamp?: string;
+  readonly checkpoint: Omit<Checkpoint, 'currentTokens'>;
+  readonly quotes: readonly FoldedQuote[];
+  readonly quoteBudget: number;
+  readonly tokens: TokenCounter;
+}): Message {
+  const { checkpoint } = input;
+  const header = `[ollm checkpoint · level ${checkpoint.level} · compression ${checkpoint.compressionNumber ?? '?'} · ${checkpoint.range} · ${checkpoint.originalTokens} tokens summarised]`;
+  const quotes = renderQuotes(input.quotes, input.quoteBudget, input.tokens);
+  const text = [header, checkpoint.summary, ...(quotes ? [quotes] : [])].join('\n');
+  const draft: Message = {
+    id: input.id,
+    role: 'assistant',
+    parts: [{ type: 'text', text }],
+    ...(input.timestamp !== undefined ? { timestamp: input.timestamp } : {}),
+  };
+  const currentTokens = input.tokens.countMessage(draft);
+  return {
+    ...draft,
+    metadata: {
+      checkpoint: { ...checkpoint, currentTokens } satisfies Checkpoint,
+      ...(input.quotes.length > 0 ? { [QUOTES_KEY]: input.quotes } : {}),
+    },
+  };
+}
+
+/** Existing checkpoints of the input, with their positions, oldest compression first. */
+export function findCheckpoints(messages: readonly Message[]): { position: number; message: Message; checkpoint: Checkpoint }[] {
+  const found: { position: number; message: Message; checkpoint: Checkpoint }[] = [];
+  messages.forEach((message, position) => {
+    const checkpoint = checkpointOf(message);
+    if (checkpoint && message.role === 'assistant' && typeof checkpoint.summary === 'string') found.push({ position, message, checkpoint });
+  });
+  return found.sort((a, b) => (a.checkpoint.compressionNumber ?? 0) - (b.checkpoint.compressionNumber ?? 0) || a.position - b.position);
+}
+
+/** The most all checkpoints of a conversation can hold: one per level plus each header allowance. */
+export function checkpointTokenBound(levelTargets: readonly number[]): number {
+  return levelTargets.reduce((sum, target) => sum + target + CHECKPOINT_HEADER_ALLOWANCE, 0);
+}
