@@ -10,10 +10,10 @@ interface DigestOptions {
 export function registerDigestCommand(program: Command, context: CommandContext): void {
   program
     .command('digest')
-    .description('Print the source digest of a transcript: sha256 over the canonical form of its messages (docs/source-digest.md).')
+    .description('Print the source digest of a transcript: sha256 over the canonical form of its messages.')
     .argument('<file>', 'transcript file (format detected)')
     .option('--conversation <id>', 'only this conversation of a multi-conversation file')
-    .option('--format <format>', 'read as this format instead of detecting it')
+    .option('--format <format>', 'read as this format instead of detecting it (openai, anthropic, ollama, gptme, swe-agent, tau-bench)')
     .addHelpText(
       'after',
       `

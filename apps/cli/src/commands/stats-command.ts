@@ -20,7 +20,7 @@ export function registerStatsCommand(program: Command, context: CommandContext):
     .option('--json', 'print the numbers as JSON')
     .option('--encoding <encoding>', `BPE encoding to count with (${encodings.join(', ')})`, 'o200k_base')
     .option('--conversation <id>', 'only this conversation of a multi-conversation file')
-    .option('--format <format>', 'read as this format instead of detecting it')
+    .option('--format <format>', 'read as this format instead of detecting it (openai, anthropic, ollama, gptme, swe-agent, tau-bench)')
     .addHelpText(
       'after',
       `
