@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { RECOVERY_FOLDER, saveRemovedContent, sha256Hex, type Message, type RemovedContent, type TokenCounter, type ToolResultPart } from '@ollm/core';
+import { MESSAGE_OVERHEAD_TOKENS, RECOVERY_FOLDER, saveRemovedContent, sha256Hex, type Message, type RemovedContent, type TokenCounter, type ToolResultPart } from '@ollm/core';
 
 /** Where a removed piece went: its sha256 and, when a logdir was given, the saved file. */
 export interface RecordedRemoval {
@@ -34,11 +34,14 @@ export class TrimWorkspace {
     return this.total;
   }
 
-  /** Tokens of a tool output, counted once per part. */
-  countOutput(part: ToolResultPart): number {
+  /** Tokens of a tool output of `message`, counted once per part. */
+  countOutput(part: ToolResultPart, message: Message): number {
     let count = this.outputTokens.get(part);
     if (count === undefined) {
-      count = this.tokens.countText(part.output);
+      // A message holding only this output: its cached count is the output plus the fixed
+      // per-message overhead (docs/tokens.md), so the output need not be tokenised again.
+      const alone = message.parts.length === 1 && message.parts[0] === part && !message.name;
+      count = alone ? this.tokens.countMessage(message) - MESSAGE_OVERHEAD_TOKENS : this.tokens.countText(part.output);
       this.outputTokens.set(part, count);
     }
     return count;

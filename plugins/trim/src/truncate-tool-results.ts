@@ -41,7 +41,7 @@ export function truncateToolResults(
     if (workspace.isProtected(messageIndex)) return;
     message.parts.forEach((part, partIndex) => {
       if (part.type !== 'tool-result' || part.output.startsWith(PLACEHOLDER_PREFIX)) return;
-      const tokens = workspace.countOutput(part);
+      const tokens = workspace.countOutput(part, message);
       if (tokens > options.threshold) candidates.push({ messageIndex, partIndex, tokens });
     });
   });
