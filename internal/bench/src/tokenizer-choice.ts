@@ -22,6 +22,7 @@ import { TokenCounter, TokenLedger, createTokenizer, type Message, type MessageP
 
 type Encoding = 'o200k_base' | 'cl100k_base';
 type Library = 'js-tiktoken' | 'gpt-tokenizer';
+const APPENDS_PER_RUN = 25;
 const ENCODINGS: readonly Encoding[] = ['o200k_base', 'cl100k_base'];
 const LIBRARIES: readonly Library[] = ['js-tiktoken', 'gpt-tokenizer'];
 const packageFolder = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -165,6 +166,7 @@ interface CacheFigures {
   readonly ledgerColdMs: number;
   readonly ledgerAppendMs: number;
   readonly ledgerAppendAt100Ms: number;
+  readonly ledgerAppendAt100000Ms: number;
 }
 
 /** Per-message cache of core's TokenCounter and TokenLedger on a 10,000-message conversation. */
@@ -182,6 +184,7 @@ function measureCache(pool: readonly ChatMessage[], size: number, runs: number):
   const ledgerCold: number[] = [];
   const ledgerAppend: number[] = [];
   const ledgerAppendSmall: number[] = [];
+  const ledgerAppendHuge: number[] = [];
   for (let run = 0; run < runs; run += 1) {
     const conversation = build(size);
     const counter = new TokenCounter(createTokenizer('o200k_base'));
@@ -191,27 +194,47 @@ function measureCache(pool: readonly ChatMessage[], size: number, runs: number):
     start = process.hrtime.bigint();
     counter.countMessages(conversation);
     warm.push(milliseconds(start));
-    conversation.push(draw());
-    start = process.hrtime.bigint();
-    counter.countMessages(conversation);
-    addOne.push(milliseconds(start));
+    // Single appends take microseconds: time 25 of them per run and keep their median.
+    const sources = Array.from({ length: APPENDS_PER_RUN }, (_, index) => pool[(serial + index * 7) % pool.length]!);
+    const addOneTimes: number[] = [];
+    for (const [index, source] of sources.entries()) {
+      conversation.push(toCoreMessage(source, `bench-add-${run}-${index}`));
+      start = process.hrtime.bigint();
+      counter.countMessages(conversation);
+      addOneTimes.push(milliseconds(start));
+    }
+    addOne.push(median(addOneTimes));
 
     const ledgerCounter = new TokenCounter(createTokenizer('o200k_base'));
     const ledgerMessages = build(size);
     start = process.hrtime.bigint();
     const ledger = new TokenLedger(ledgerCounter, ledgerMessages);
     ledgerCold.push(milliseconds(start));
-    const next = draw();
-    const nextSource = pool[serial % pool.length]!;
-    start = process.hrtime.bigint();
-    ledger.append(next);
-    ledgerAppend.push(milliseconds(start));
-
     const small = new TokenLedger(ledgerCounter, build(100));
-    const nextSmall = toCoreMessage(nextSource, `bench-small-${run}`); // same content as `next`
-    start = process.hrtime.bigint();
-    small.append(nextSmall);
-    ledgerAppendSmall.push(milliseconds(start));
+    // 100,000 messages from the already counted 10,000 (cached, so this costs no tokenisation).
+    const huge = new TokenLedger(ledgerCounter, Array.from({ length: 10 }, () => ledgerMessages).flat());
+    const largeTimes: number[] = [];
+    const smallTimes: number[] = [];
+    const hugeTimes: number[] = [];
+    for (const [index, source] of sources.entries()) {
+      // The same content appended to all three ledgers, as distinct objects (nothing cached in
+      // core). gpt-tokenizer caches encoded chunks itself, so whoever goes first pays more: rotate.
+      const targets = [
+        { ledger, times: largeTimes, id: 'large' },
+        { ledger: small, times: smallTimes, id: 'small' },
+        { ledger: huge, times: hugeTimes, id: 'huge' },
+      ];
+      for (let turn = 0; turn < targets.length; turn += 1) {
+        const target = targets[(index + turn) % targets.length]!;
+        const message = toCoreMessage(source, `bench-${target.id}-${run}-${index}`);
+        start = process.hrtime.bigint();
+        target.ledger.append(message);
+        target.times.push(milliseconds(start));
+      }
+    }
+    ledgerAppend.push(median(largeTimes));
+    ledgerAppendSmall.push(median(smallTimes));
+    ledgerAppendHuge.push(median(hugeTimes));
   }
   return {
     messages: size,
@@ -221,6 +244,7 @@ function measureCache(pool: readonly ChatMessage[], size: number, runs: number):
     ledgerColdMs: median(ledgerCold),
     ledgerAppendMs: median(ledgerAppend),
     ledgerAppendAt100Ms: median(ledgerAppendSmall),
+    ledgerAppendAt100000Ms: median(ledgerAppendHuge),
   };
 }
 
@@ -272,10 +296,11 @@ function main(): void {
   lines.push('|---|--:|');
   lines.push(`| countMessages, cold (every message tokenised) | ${format(cache.coldCountMs, 2)} |`);
   lines.push(`| countMessages again, all cached | ${format(cache.warmRecountMs, 3)} |`);
-  lines.push(`| add one message, countMessages of all ${(cache.messages + 1).toLocaleString('en-US')} | ${format(cache.addOneAndRecountMs, 3)} |`);
+  lines.push(`| add one message, countMessages of all (${cache.messages.toLocaleString('en-US')} + 1), median of ${APPENDS_PER_RUN} appends | ${format(cache.addOneAndRecountMs, 3)} |`);
   lines.push(`| new TokenLedger(${cache.messages.toLocaleString('en-US')} messages), cold | ${format(cache.ledgerColdMs, 2)} |`);
-  lines.push(`| TokenLedger.append(one message) at ${cache.messages.toLocaleString('en-US')} | ${format(cache.ledgerAppendMs, 3)} |`);
-  lines.push(`| TokenLedger.append(same content) at 100 | ${format(cache.ledgerAppendAt100Ms, 3)} |`);
+  lines.push(`| TokenLedger.append(one message) at ${cache.messages.toLocaleString('en-US')}, median of ${APPENDS_PER_RUN} | ${format(cache.ledgerAppendMs, 3)} |`);
+  lines.push(`| TokenLedger.append(same content) at 100, median of ${APPENDS_PER_RUN} | ${format(cache.ledgerAppendAt100Ms, 3)} |`);
+  lines.push(`| TokenLedger.append(same content) at 100,000, median of ${APPENDS_PER_RUN} | ${format(cache.ledgerAppendAt100000Ms, 3)} |`);
   console.log(lines.join('\n'));
 
   if (values.json) {
