@@ -8,8 +8,6 @@ import type { FoldPlan, RowState } from './fold-plan.js';
 const SHORT_STATEMENT_ROWS = 2;
 /** Types (structs, interfaces) up to this many rows are kept whole as signatures. */
 const KEEP_WHOLE_ROWS = 40;
-/** How deep to look for a definition inside a wrapper (decorators, exports, templates). */
-const WRAPPER_SEARCH_DEPTH = 3;
 
 /** The last row a node covers; some grammars end a node at column 0 of the following row. */
 function lastRowOf(node: Node): number {
@@ -32,10 +30,19 @@ class TreeFolder {
     return this.rules.definitions.has(node.type) || this.rules.containers.has(node.type);
   }
 
-  private containsDefinition(node: Node, depth: number): boolean {
-    if (depth === 0) return false;
-    return node.namedChildren.some(
-      (child) => child !== null && (this.isDefinitionLike(child) || this.containsDefinition(child, depth - 1)),
+  /** Byte ranges of every definition and container, found in one wasm call. */
+  private definitionRanges: { start: number; end: number }[] = [];
+
+  findDefinitions(root: Node): void {
+    const types = [...this.rules.definitions, ...this.rules.containers];
+    this.definitionRanges = root.descendantsOfType(types).flatMap((node) => (node ? [{ start: node.startIndex, end: node.endIndex }] : []));
+  }
+
+  /** True when a definition sits inside `node` (decorators, exports, templates, `if` blocks wrap them). */
+  private containsDefinition(node: Node): boolean {
+    const { startIndex, endIndex } = node;
+    return this.definitionRanges.some(
+      (range) => range.start >= startIndex && range.end <= endIndex && (range.start !== startIndex || range.end !== endIndex),
     );
   }
 
@@ -60,13 +67,12 @@ class TreeFolder {
     for (let row = start.row; row <= lastRow && row < this.states.length; row++) this.states[row] = 'comment';
   }
 
-  /** Marks comments (and docstrings) anywhere in the tree, whatever is folded later. */
-  markComments(node: Node): void {
-    if (this.rules.comments.has(node.type)) {
-      this.markComment(node);
-      return;
-    }
-    for (const child of node.namedChildren) if (child) this.markComments(child);
+  /**
+   * Marks comments anywhere in the tree, whatever is folded later. One `descendantsOfType` call:
+   * walking every node from JavaScript costs a wasm round trip per node.
+   */
+  markComments(root: Node): void {
+    for (const comment of root.descendantsOfType([...this.rules.comments])) if (comment) this.markComment(comment);
   }
 
   private isDocstring(node: Node, index: number): boolean {
@@ -105,7 +111,7 @@ class TreeFolder {
     if (this.rules.containers.has(node.type)) return this.foldBody(node, true);
     if (this.rules.imports.has(node.type) || lastRow - firstRow + 1 <= SHORT_STATEMENT_ROWS) return;
     if (this.rules.keepWhole.has(node.type) && lastRow - firstRow + 1 <= KEEP_WHOLE_ROWS) return;
-    if (node.type === 'ERROR' || this.containsDefinition(node, WRAPPER_SEARCH_DEPTH)) {
+    if (node.type === 'ERROR' || this.containsDefinition(node)) {
       return this.foldMembers(node);
     }
     // A long statement that defines nothing: its first row says what it is.
@@ -160,6 +166,7 @@ export async function planWithTree(code: string, language: LanguageId): Promise<
   try {
     const folder = new TreeFolder(LANGUAGE_RULES[language], dedented);
     folder.markComments(tree.rootNode);
+    folder.findDefinitions(tree.rootNode);
     folder.foldMembers(tree.rootNode, true);
     const trailingComments = new Map<number, number>();
     for (const [row, column] of folder.trailingComments) {
