@@ -11,7 +11,7 @@ export type ViewFoldLevel = 'reference' | FoldLevel;
 export async function planView(view: CodeView): Promise<FoldPlan> {
   // The tool's own notes (`<elided_chars>`) are blanked so they do not derail the parser.
   const code = view.lines.map((line, row) => (view.markerRows?.has(row) ? '' : line.text)).join('\n');
-  const plan = view.language ? await planWithTree(code, view.language) : undefined;
+  const plan = view.language ? await planWithTree(code, view.language, { script: view.kind === 'script' }) : undefined;
   return plan ?? planByLines(code);
 }
 

@@ -62,6 +62,32 @@ describe('tree-sitter folding, per language', () => {
   });
 });
 
+describe('script folding (heredoc scripts the agent wrote)', () => {
+  const script = [
+    'import sys',
+    'from app import parse',
+    '',
+    'def check(value):',
+    '    result = parse(value)',
+    '    return result',
+    '',
+    'print("Test 1: plain value")',
+    'print(check("14:00"))',
+    'for value in sys.argv[1:]:',
+    '    print(check(value))',
+  ].join('\n');
+
+  it('folds top-level statements like a body, keeping imports and signatures', async () => {
+    const folded = await foldSource(script, 'python', { script: true });
+    expect(folded).toContain('from app import parse');
+    expect(folded).toContain('def check(value):');
+    expect(folded).not.toContain('Test 1: plain value');
+    expect(folded).not.toContain('for value in sys.argv');
+    // A file view keeps those statements: in a module they are its API.
+    expect(await foldSource(script, 'python')).toContain('print("Test 1: plain value")');
+  });
+});
+
 describe('line-based folding (languages without a grammar)', () => {
   const kotlin = `package app
 

@@ -22,6 +22,8 @@ class TreeFolder {
   constructor(
     private readonly rules: LanguageRules,
     private readonly lines: readonly string[],
+    /** A script's top-level statements are its body: they fold like one. */
+    private readonly scriptBody: boolean,
   ) {
     this.states = lines.map(() => 'code');
   }
@@ -96,12 +98,17 @@ class TreeFolder {
       if (!child) continue;
       if (this.rules.comments.has(child.type)) continue;
       if (this.isDocstring(child, index)) this.mark(child.startPosition.row, lastRowOf(child), 'comment');
-      else if (topLevel && child.startPosition.column > 0 && !this.isDefinitionLike(child) && !this.rules.imports.has(child.type)) {
+      else if (topLevel && this.isLooseStatement(child) && (child.startPosition.column > 0 || this.scriptBody)) {
         this.mark(child.startPosition.row, lastRowOf(child), 'fold');
       } else if (topLevel && child.type === 'ERROR') this.foldMembers(child, true);
       else this.foldMember(child);
       index++;
     }
+  }
+
+  /** A statement that is neither a definition, an import, nor a wrapper around a definition. */
+  private isLooseStatement(node: Node): boolean {
+    return !this.isDefinitionLike(node) && !this.rules.imports.has(node.type) && node.type !== 'ERROR' && !this.containsDefinition(node);
   }
 
   private foldMember(node: Node): void {
@@ -152,9 +159,10 @@ class TreeFolder {
 /**
  * Plans the folding of `code` with the language's tree-sitter grammar. Code is dedented first so
  * that a fragment cut from inside a class (`sed -n '120,180p'`) still parses as statements.
+ * With `script`, top-level statements fold too (a test script's body is its top level).
  * Undefined when no grammar is available.
  */
-export async function planWithTree(code: string, language: LanguageId): Promise<FoldPlan | undefined> {
+export async function planWithTree(code: string, language: LanguageId, options: { script?: boolean } = {}): Promise<FoldPlan | undefined> {
   const parser = await parserFor(language);
   if (!parser) return undefined;
   const lines = code.split('\n');
@@ -164,7 +172,7 @@ export async function planWithTree(code: string, language: LanguageId): Promise<
   const tree = parser.parse(dedented.join('\n'));
   if (!tree) return undefined;
   try {
-    const folder = new TreeFolder(LANGUAGE_RULES[language], dedented);
+    const folder = new TreeFolder(LANGUAGE_RULES[language], dedented, options.script === true);
     folder.markComments(tree.rootNode);
     folder.findDefinitions(tree.rootNode);
     folder.foldMembers(tree.rootNode, true);

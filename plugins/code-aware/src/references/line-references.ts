@@ -90,14 +90,18 @@ export class LineReferences {
     }
   }
 
-  /** Row indexes of `view` that other messages cite by number or later messages quote in edits. */
+  /**
+   * Row indexes of `view` that other messages cite by number or, except for scripts, that later
+   * messages quote in edits.
+   */
   keptRows(view: CodeView): Set<number> {
     const kept = new Set<number>();
     const references = view.path
       ? this.numbered.filter((reference) => reference.messageIndex !== view.messageIndex && pathsMatch(reference.path, view.path!))
       : [];
     for (const [row, line] of view.lines.entries()) {
-      const quotedAt = this.quoted.get(line.text.trim());
+      // A script's lines reappear in the agent's next script; only citations keep them.
+      const quotedAt = view.kind === 'script' ? undefined : this.quoted.get(line.text.trim());
       if (quotedAt !== undefined && quotedAt > view.messageIndex) kept.add(row);
       if (line.number === undefined) continue;
       const number = line.number;

@@ -8,9 +8,9 @@ import { plainLines } from '../views/line-number-prefix.js';
 export async function foldSource(
   code: string,
   language: LanguageId | undefined,
-  options: { level?: FoldLevel; keptLines?: readonly number[] } = {},
+  options: { level?: FoldLevel; keptLines?: readonly number[]; script?: boolean } = {},
 ): Promise<string> {
-  const plan = (language ? await planWithTree(code, language) : undefined) ?? planByLines(code);
+  const plan = (language ? await planWithTree(code, language, { script: options.script === true }) : undefined) ?? planByLines(code);
   const keptRows = new Set((options.keptLines ?? []).map((line) => line - 1));
   return renderFoldedCode(plainLines(code.split('\n'), 1), plan, options.level ?? 'signatures', keptRows).lines.join('\n');
 }
