@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { computeSourceDigest, createTokenizer, sha256Hex, TokenCounter } from '@ollm/core';
+import { buildCompactionResult, computeSourceDigest, createTokenizer, sha256Hex, TokenCounter, type ContextProvider } from '@ollm/core';
 import { readTranscript } from '@ollm/transcripts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fixturesPresent, sweAgentFixture, tauBenchFixture } from './fixture-paths.js';
@@ -95,6 +95,27 @@ describe.skipIf(!fixturesPresent)('ollm compact', () => {
     expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(run.stderr).toMatch(/^ollm: .*127\.0\.0\.1:11434.*ollama serve/);
     expect(existsSync(out)).toBe(false);
+  });
+
+  it('passes provider warnings to stderr, and info only with --debug', async () => {
+    const chatty: ContextProvider = {
+      specificationVersion: 'v1',
+      name: 'chatty',
+      description: 'Logs (tests)',
+      shouldCompress: () => false,
+      async compress(messages, _config, context) {
+        context.logger.warn('first line\nsecond line');
+        context.logger.info('details');
+        return buildCompactionResult({ input: messages, output: messages, tokens: context.tokens, startedAt: performance.now() });
+      },
+    };
+    const registry = testRegistry();
+    registry.register(chatty);
+    const options = { cwd: folder.path, env, registry };
+    const quiet = await runOllm(['--no-plugins', 'compact', sweAgentFixture, '--provider', 'chatty', '--json'], options);
+    expect(quiet.stderr).toBe('ollm: chatty: warning: first line second line\n');
+    const debug = await runOllm(['--no-plugins', '--debug', 'compact', sweAgentFixture, '--provider', 'chatty', '--json'], options);
+    expect(debug.stderr).toBe('ollm: chatty: warning: first line second line\nollm: chatty: info: details\n');
   });
 
   it.each(['0', '-5', '120%', 'half', '12.5'])('exits 2 for --limit %s', async (limit) => {

@@ -117,8 +117,10 @@ Examples:
 
 /** Provider warnings always reach stderr; info and debug only with --debug. */
 function createLogger(io: CliIo, provider: string, debug: boolean): Logger {
+  // On a terminal the spinner owns the current line: clear it so the message starts clean.
+  const clear = io.isTTY ? '\r\x1b[2K' : '';
   const write = (level: string, message: string): void => {
-    io.stderr.write(`ollm: ${provider}: ${level}: ${oneLine(message)}\n`);
+    io.stderr.write(`${clear}ollm: ${provider}: ${level}: ${oneLine(message)}\n`);
   };
   return {
     debug: (message) => {
