@@ -167,7 +167,7 @@ async function compressMessages(
     limitations.push(`goal-aware: ${folded.length} oldest user message(s) folded into checkpoint ${created.id} as quotes: user messages took ${folds.userTokens} tokens, over their share of ${folds.share}`);
   }
   if (config.limit !== undefined && tokens.countMessages(output) > config.limit) {
-    limitations.push(`goal-aware: still ${tokens.countMessages(output)} tokens, over the limit of ${config.limit}: the rest is recent turns (${recentTokens} tokens kept), user, system and pinned messages`);
+    limitations.push(`goal-aware: still ${tokens.countMessages(output)} tokens, over the limit of ${config.limit}: the rest is checkpoints, recent turns (${recentTokens} tokens kept), user, system and pinned messages`);
   }
   return finish(output, { removed, limitations, folded });
 }

@@ -1,0 +1,46 @@
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TokenCounter, checkpointOf, createTokenizer, isCheckpointMessage } from '@ollm/core';
+import { checkpointTokenBound, resolveGoalAwareOptions } from './index.js';
+import { GOAL } from './test-support/build-conversation.js';
+import { createModel, startFakeModelServer, type FakeModelServer } from './test-support/fake-models.js';
+import { median, runLongSession, type SessionStep } from './test-support/long-session.js';
+
+const FIXTURE = fileURLToPath(new URL('../../../fixtures/swe-agent-django/django__django-11848.traj.json', import.meta.url));
+const tokens = new TokenCounter(createTokenizer('o200k_base'));
+const bound = checkpointTokenBound(resolveGoalAwareOptions({}, { maxToolResultTokens: 2000, reasoningStripAgeThreshold: 5 }).levelTargets);
+
+let server: FakeModelServer;
+let steps: SessionStep[];
+beforeAll(async () => {
+  server = await startFakeModelServer();
+  steps = await runLongSession({ file: FIXTURE, steps: 50, turnsPerStep: 4, limit: 6000, server, model: createModel(server, 'openai'), tokens, goal: GOAL });
+}, 120_000);
+afterAll(() => server.close());
+
+describe('goal-aware over 50 successive compressions of a growing SWE-agent session', () => {
+  it('keeps all checkpoints under the bound after every step, with at most one per level', () => {
+    expect(steps).toHaveLength(50);
+    for (const step of steps) {
+      expect(step.checkpointTokens, `step ${step.step}`).toBeLessThanOrEqual(bound);
+      const levels = step.result.messages.filter(isCheckpointMessage).map((message) => checkpointOf(message)!.level);
+      expect(new Set(levels).size, `levels at step ${step.step}: ${levels}`).toBe(levels.length);
+    }
+    const last = steps.at(-1)!.result.messages.filter(isCheckpointMessage).map((message) => checkpointOf(message)!);
+    expect(last.map((checkpoint) => checkpoint.level).sort()).toEqual([0, 1, 2, 3]);
+    // A step whose new turns all sit in the recent window has nothing to summarise and is a no-op.
+    const created = steps.filter((step) => step.result.limitations.some((note) => note.includes('summarised into checkpoint')));
+    expect(created.length).toBeGreaterThanOrEqual(45);
+    expect(Math.max(...last.map((checkpoint) => checkpoint.compressionNumber ?? 0))).toBe(created.length);
+  });
+
+  it('sends the model about as much at step 45 as at step 10, far below the conversation', () => {
+    const early = median(steps.slice(4, 15).map((step) => step.sentTokens));
+    const late = median(steps.slice(39, 50).map((step) => step.sentTokens));
+    expect(early).toBeGreaterThan(0);
+    expect(late).toBeLessThanOrEqual(early * 1.5);
+    expect(late).toBeLessThan(steps[39]!.fullTokens / 5);
+    // The context itself stays bounded too, while the conversation keeps growing.
+    expect(steps.at(-1)!.fullTokens).toBeGreaterThan(steps[9]!.fullTokens * 3);
+  });
+});
