@@ -1,0 +1,128 @@
+import {
+  buildCompactionResult,
+  saveRemovedContent,
+  sha256Hex,
+  withParts,
+  type CompactionResult,
+  type CompressionConfig,
+  type Message,
+  type ProviderContext,
+  type RemovedContent,
+} from '@ollm/core';
+import type { FoldPlan } from '../folding/fold-plan.js';
+import { LineReferences } from '../references/line-references.js';
+import type { CodeView } from '../views/code-view.js';
+import { partKey } from './find-code-views.js';
+import { foldedRegion, planView } from './fold-view.js';
+import { partContent, REMOVED_KIND, withContent } from './part-content.js';
+import type { FoldStep } from './plan-fold-steps.js';
+
+/** Hex digits of the sha256 a placeholder shows; `ollm recover` accepts any unique prefix of 8 or more. */
+const SHOWN_SHA_DIGITS = 12;
+
+/**
+ * One compaction in progress: applies fold steps to a copy of the input, keeps the running token
+ * total, saves originals and builds the result.
+ */
+export class CodeAwareCompaction {
+  private readonly output: Message[];
+  private readonly plans = new Map<CodeView, FoldPlan>();
+  private readonly removed = new Map<string, RemovedContent>();
+  private readonly references: LineReferences;
+  private readonly lineBased = new Set<CodeView>();
+  total: number;
+
+  constructor(
+    private readonly input: readonly Message[],
+    views: readonly CodeView[],
+    private readonly config: CompressionConfig,
+    private readonly context: ProviderContext,
+    private readonly minimumSaving: number,
+  ) {
+    this.output = [...input];
+    this.total = context.tokens.countMessages(input);
+    const fileViews = new Map(views.filter((view) => view.kind === 'file-view').map((view) => [partKey(view.messageIndex, view.partIndex), view]));
+    this.references = new LineReferences(input, fileViews);
+  }
+
+  underLimit(): boolean {
+    return this.config.limit !== undefined && this.total <= this.config.limit;
+  }
+
+  private async planOf(view: CodeView): Promise<FoldPlan> {
+    let plan = this.plans.get(view);
+    if (!plan) {
+      plan = await planView(view);
+      this.plans.set(view, plan);
+      if (plan.method === 'lines') this.lineBased.add(view);
+    }
+    return plan;
+  }
+
+  /** Applies one step when it saves enough tokens; the part is always rebuilt from the original. */
+  async apply(step: FoldStep): Promise<void> {
+    this.context.abortSignal?.throwIfAborted();
+    const original = this.input[step.messageIndex]!;
+    const originalPart = original.parts[step.partIndex]!;
+    const originalText = partContent(originalPart);
+    const sha256 = sha256Hex(originalText);
+    let text = originalText;
+    // Later blocks first, so earlier blocks' offsets stay valid.
+    for (const view of [...step.views].reverse()) {
+      const region = foldedRegion({
+        view,
+        plan: await this.planOf(view),
+        level: step.level,
+        keptRows: this.references.keptRows(view),
+        recovery: this.config.logdir
+          ? `ollm recover ${sha256.slice(0, SHOWN_SHA_DIGITS)}`
+          : `not recoverable (no logdir), sha256 ${sha256.slice(0, SHOWN_SHA_DIGITS)}`,
+        ...(step.latestAt === undefined ? {} : { latestAt: step.latestAt }),
+      });
+      text = text.slice(0, view.before.length) + region + text.slice(text.length - view.after.length);
+    }
+    const current = this.output[step.messageIndex]!;
+    const parts = [...current.parts];
+    parts[step.partIndex] = withContent(originalPart, text);
+    const candidate = withParts(current, parts);
+    const saving = this.context.tokens.countMessage(current) - this.context.tokens.countMessage(candidate);
+    if (saving < this.minimumSaving) return;
+    this.output[step.messageIndex] = candidate;
+    this.total -= saving;
+    this.record(step, original, originalText, sha256);
+  }
+
+  private record(step: FoldStep, original: Message, originalText: string, sha256: string): void {
+    if (this.removed.has(step.key)) return;
+    const saved = this.config.logdir ? saveRemovedContent(this.config.logdir, originalText) : undefined;
+    this.removed.set(step.key, {
+      messageId: original.id,
+      kind: REMOVED_KIND[original.parts[step.partIndex]!.type],
+      sha256,
+      originalTokens: this.context.tokens.countText(originalText),
+      ...(saved ? { path: saved.path } : {}),
+    });
+  }
+
+  result(startedAt: number): CompactionResult {
+    const limitations: string[] = [];
+    if (this.removed.size > 0 && !this.config.logdir) {
+      limitations.push('removed content is not recoverable: no logdir was given, so only each piece\'s sha256 is recorded');
+    }
+    if (this.config.limit !== undefined && this.total > this.config.limit) {
+      limitations.push(
+        `code-aware folds only code (file views, code blocks, heredoc scripts) outside the recent messages; the context is still ${this.total} tokens, above the limit ${this.config.limit}: run mask or trim too (e.g. a pipeline mask -> code-aware)`,
+      );
+    }
+    const lineBasedFolded = [...this.lineBased].filter((view) => this.removed.has(partKey(view.messageIndex, view.partIndex))).length;
+    if (lineBasedFolded > 0) limitations.push(`${lineBasedFolded} views in languages without a grammar were folded by line patterns, less precisely`);
+    return buildCompactionResult({
+      input: this.input,
+      output: this.output,
+      tokens: this.context.tokens,
+      startedAt,
+      removed: [...this.removed.values()],
+      limitations,
+    });
+  }
+}
