@@ -2,8 +2,11 @@ import type { CompactionStats, RemovedContent } from '../spec/compaction-result.
 
 /** Every event the context runtime emits, with its payload (SPEC section 5). */
 export interface ContextEvents {
+  /** One per compression: every stage that changed the context, merged into one result. */
   compressed: {
+    /** The stages, comma-separated (`mask,trim,goal-aware`). */
     readonly provider: string;
+    readonly stages: readonly string[];
     readonly trigger: 'automatic' | 'manual';
     readonly stats: CompactionStats;
     readonly removed: readonly RemovedContent[];

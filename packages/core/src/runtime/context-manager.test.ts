@@ -39,6 +39,23 @@ const shortenToolResults: ContextProvider = {
   },
 };
 
+/** A second rule-based stage: keeps the first half of every assistant text part. */
+const halveAssistantText: ContextProvider = {
+  specificationVersion: 'v1',
+  name: 'halve',
+  description: 'test stage',
+  shouldCompress: () => true,
+  async compress(messages, config, context) {
+    const startedAt = performance.now();
+    const output = messages.map((message) =>
+      message.role !== 'assistant'
+        ? message
+        : { ...message, parts: message.parts.map((part) => (part.type === 'text' ? { ...part, text: part.text.slice(0, Math.ceil(part.text.length / 2)) } : part)) },
+    );
+    return buildCompactionResult({ input: messages, output, tokens: context.tokens, startedAt });
+  },
+};
+
 function failingStage(name: string, calls: { count: number }): ContextProvider {
   return {
     specificationVersion: 'v1',
@@ -62,11 +79,11 @@ const unusedModel: LanguageModel = {
 };
 
 let turn = 0;
-function addTurn(manager: ContextManager, outputSize = 600): void {
+function addTurn(manager: ContextManager, outputSize = 600, assistantWords = 0): void {
   turn += 1;
   const callId = `call-${turn}`;
   manager.addMessage({ role: 'user', parts: [{ type: 'text', text: `Please run step ${turn}.` }] });
-  manager.addMessage({ role: 'assistant', parts: [{ type: 'text', text: `Running step ${turn}.` }, { type: 'tool-call', callId, name: 'bash', input: { command: `step ${turn}` } }] });
+  manager.addMessage({ role: 'assistant', parts: [{ type: 'text', text: `Running step ${turn}.${' because'.repeat(assistantWords)}` }, { type: 'tool-call', callId, name: 'bash', input: { command: `step ${turn}` } }] });
   manager.addMessage({ role: 'tool', parts: [{ type: 'tool-result', callId, output: `output ${turn} `.repeat(outputSize / 3) }] });
 }
 
@@ -98,6 +115,26 @@ describe('ContextManager', () => {
     }
     expect(counts.compressed).toBeGreaterThan(0);
     expect(manager.compressionCount).toBe(counts.compressed);
+  });
+
+  it('counts a compression that took several stages once, with one compressed event naming them', async () => {
+    const registry = new ProviderRegistry();
+    registry.register(shortenToolResults);
+    registry.register(halveAssistantText);
+    const home = newHome();
+    const history = new SessionHistory({ home, sessionId: 'stages' });
+    const manager = new ContextManager({ contextSize: 3_000, registry, autoPipeline: 'shorten,halve', history });
+    const compressed: { provider: string; stages: readonly string[]; compressionCount: number }[] = [];
+    manager.on('compressed', (payload) => compressed.push(payload));
+    let outcome;
+    for (let index = 0; index < 40 && !outcome; index += 1) {
+      addTurn(manager, 600, 1000);
+      outcome = await manager.maybeCompress();
+    }
+    expect(outcome?.provider).toBe('shorten,halve');
+    expect(compressed).toEqual([{ ...compressed[0], provider: 'shorten,halve', stages: ['shorten', 'halve'], compressionCount: 1 }]);
+    expect(manager.compressionCount).toBe(1);
+    expect(readSession(home, 'stages').metadata.compressionCount).toBe(1);
   });
 
   it('opens the circuit after 3 model failures, falls back to rule-based stages, and says so', async () => {

@@ -14,17 +14,25 @@ import { silentLogger, type ProviderContext } from '../spec/provider-context.js'
 import type { ContextSnapshot, ContextState, SnapshotSummary } from '../storage/snapshot-store.js';
 import { createTokenizer } from '../tokens/bpe-tokenizer.js';
 import { TokenCounter } from '../tokens/token-counter.js';
-import { checkpointOf, isCheckpointMessage } from './checkpoint-metadata.js';
+import { checkpointOf, isCheckpointMessage, type Checkpoint } from './checkpoint-metadata.js';
 import { CircuitBreaker } from './circuit-breaker.js';
+import { mergeStages, type AppliedStage } from './compression-run.js';
 import { computeBudget, type ContextBudget } from './context-budget.js';
 import type { ContextManagerOptions } from './context-manager-options.js';
 import { TokenCalibration } from './token-calibration.js';
 import { createWindowGuardProvider } from './window-guard-provider.js';
 
 export interface CompressionOutcome {
+  /** The stages that changed the context, comma-separated (`mask,goal-aware`). */
   readonly provider: string;
   readonly trigger: 'automatic' | 'manual';
+  /** The stages merged: the first stage's input to the last stage's output. */
   readonly result: CompactionResult;
+}
+
+interface RunStart {
+  readonly checkpoints: Map<string, Checkpoint>;
+  readonly hadConversation: boolean;
 }
 
 const DEFAULT_PIPELINE = 'mask,code-aware,trim,goal-aware';
@@ -156,10 +164,11 @@ export class ContextManager {
   async compress(providerName: string): Promise<CompressionOutcome> {
     const provider = this.registry.get(providerName);
     this.takeAutoSnapshot(`before ${provider.name}`);
-    const result = await this.run(provider);
-    this.apply(provider.name, 'manual', result);
-    await this.guardWindow();
-    return { provider: provider.name, trigger: 'manual', result };
+    const start = this.runStart();
+    const stage: AppliedStage = { provider: provider.name, result: await this.run(provider) };
+    this.applyStage(stage);
+    const guarded = await this.guardWindow();
+    return this.commit('manual', guarded ? [stage, guarded] : [stage], start);
   }
 
   private async autoCompress(): Promise<CompressionOutcome | undefined> {
@@ -168,10 +177,12 @@ export class ContextManager {
     const ruleStages = names.filter((name) => !modelProviders.has(name)).map((name) => this.registry.get(name));
     const modelStages = names.filter((name) => modelProviders.has(name)).map((name) => this.registry.get(name));
     this.takeAutoSnapshot('before automatic compression');
-    let outcome: CompressionOutcome | undefined;
+    const start = this.runStart();
+    const applied: AppliedStage[] = [];
     for (const stage of ruleStages) {
       if (!this.overTarget()) break;
-      outcome = await this.tryStage(stage);
+      const attempt = await this.tryStage(stage);
+      if (attempt) applied.push(attempt);
     }
     for (const stage of modelStages) {
       if (!this.overTarget()) break;
@@ -183,25 +194,27 @@ export class ContextManager {
       const attempt = await this.tryStage(stage);
       if (attempt) {
         this.breaker.recordSuccess();
-        outcome = attempt;
+        applied.push(attempt);
       } else if (this.breaker.recordFailure()) {
         this.events.emit('circuit-open', { provider: stage.name, failures: this.breaker.consecutiveFailures, fallback: ruleStages.map((s) => s.name).join(',') || 'window-guard' });
       }
     }
     const guarded = await this.guardWindow();
-    return guarded ?? outcome;
+    if (guarded) applied.push(guarded);
+    return applied.length > 0 ? this.commit('automatic', applied, start) : undefined;
   }
 
   /** Runs one stage; a failure is reported as an event and leaves the context as it was. */
-  private async tryStage(provider: ContextProvider): Promise<CompressionOutcome | undefined> {
+  private async tryStage(provider: ContextProvider): Promise<AppliedStage | undefined> {
     try {
       const result = await this.run(provider);
       if (result.stats.tokensAfter >= result.stats.tokensBefore) {
         this.events.emit('compression-skipped', { provider: provider.name, reason: 'the result was not smaller than its input' });
         return undefined;
       }
-      this.apply(provider.name, 'automatic', result);
-      return { provider: provider.name, trigger: 'automatic', result };
+      const stage = { provider: provider.name, result };
+      this.applyStage(stage);
+      return stage;
     } catch (error) {
       this.events.emit('compression-error', {
         provider: provider.name,
@@ -213,14 +226,14 @@ export class ContextManager {
   }
 
   /** The hard guarantee: what is sent never exceeds the window, whatever the other stages did. */
-  private async guardWindow(): Promise<CompressionOutcome | undefined> {
+  private async guardWindow(): Promise<AppliedStage | undefined> {
     const budget = this.budget();
     if (budget.totalTokens <= budget.contextSize) return undefined;
     const provider = createWindowGuardProvider();
     const limit = this.targetLimit();
-    const result = await this.run(provider, limit);
-    this.apply(provider.name, 'automatic', result);
-    return { provider: provider.name, trigger: 'automatic', result };
+    const stage = { provider: provider.name, result: await this.run(provider, limit) };
+    this.applyStage(stage);
+    return stage;
   }
 
   /** The size compression aims for: targetRatio of what the window leaves after the system prompt. */
@@ -251,16 +264,27 @@ export class ContextManager {
     return compactWith(provider, this.messages, { config, context });
   }
 
-  private apply(provider: string, trigger: 'automatic' | 'manual', result: CompactionResult): void {
-    const before = new Map(this.messages.filter(isCheckpointMessage).map((message) => [message.id, checkpointOf(message)!]));
-    const hadConversation = this.messages.some((message) => message.role !== 'system' && !isCheckpointMessage(message));
-    this.messages = [...result.messages];
+  private runStart(): RunStart {
+    return {
+      checkpoints: new Map(this.messages.filter(isCheckpointMessage).map((message) => [message.id, checkpointOf(message)!])),
+      hadConversation: this.messages.some((message) => message.role !== 'system' && !isCheckpointMessage(message)),
+    };
+  }
+
+  /** A stage's output becomes the active context at once, so the next stage works on it. */
+  private applyStage(stage: AppliedStage): void {
+    this.messages = [...stage.result.messages];
+  }
+
+  /** Counts, records and reports one compression, whatever number of stages it took. */
+  private commit(trigger: 'automatic' | 'manual', stages: readonly AppliedStage[], start: RunStart): CompressionOutcome {
+    const { provider, result } = mergeStages(stages);
     this.compressions += 1;
     this.options.history?.recordCompression({ provider, tokensBefore: result.stats.tokensBefore, tokensAfter: result.stats.tokensAfter });
     for (const message of this.messages) {
       const checkpoint = checkpointOf(message);
       if (!checkpoint) continue;
-      const previous = before.get(message.id);
+      const previous = start.checkpoints.get(message.id);
       if (!previous) this.events.emit('checkpoint-created', { checkpointId: checkpoint.id, tokens: this.tokens.countMessage(message) });
       else if (previous.level !== checkpoint.level || previous.currentTokens !== checkpoint.currentTokens) {
         this.events.emit('checkpoint-aged', { checkpointId: checkpoint.id, level: checkpoint.level, tokens: this.tokens.countMessage(message) });
@@ -269,11 +293,20 @@ export class ContextManager {
     if (result.folded && result.folded.length > 0) {
       this.events.emit('user-messages-folded', { messageIds: result.folded.map((entry) => entry.messageId), reason: result.folded[0]!.reason });
     }
-    this.events.emit('compressed', { provider, trigger, stats: result.stats, removed: result.removed, limitations: result.limitations, compressionCount: this.compressions });
+    this.events.emit('compressed', {
+      provider,
+      stages: stages.map((stage) => stage.provider),
+      trigger,
+      stats: result.stats,
+      removed: result.removed,
+      limitations: result.limitations,
+      compressionCount: this.compressions,
+    });
     const keptConversation = this.messages.some((message) => message.role !== 'system' && !isCheckpointMessage(message) && message.role !== 'assistant');
-    if (hadConversation && !keptConversation) {
+    if (start.hadConversation && !keptConversation) {
       this.events.emit('rollover-complete', { provider, tokensBefore: result.stats.tokensBefore, tokensAfter: result.stats.tokensAfter });
     }
+    return { provider, trigger, result };
   }
 
   /** The full context state, as a snapshot stores it. */
