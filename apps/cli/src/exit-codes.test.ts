@@ -1,6 +1,7 @@
 import { CommanderError } from 'commander';
 import {
   InvalidArgumentError,
+  InvalidConfigError,
   InvalidProviderOutputError,
   InvalidTranscriptError,
   ModelUnavailableError,
@@ -18,6 +19,7 @@ describe('reportError: the one mapping of errors to exit codes', () => {
     ['an unreadable transcript', new InvalidTranscriptError({ file: '/work/project/a.json', position: 'line 3, column 7', reason: 'Unexpected token' }), ExitCode.badInput],
     ['an unknown provider', new NoSuchProviderError({ providerName: 'x', available: ['trim'] }), ExitCode.badInput],
     ['a bad argument', new InvalidArgumentError({ argument: 'limit', message: 'bad limit' }), ExitCode.badInput],
+    ['an invalid config value', new InvalidConfigError({ file: '/work/project/ollm.config.json', key: 'compression.limit', reason: 'must be a number' }), ExitCode.badInput],
     ['a usage error', new CommanderError(1, 'commander.unknownOption', "error: unknown option '--x'"), ExitCode.badInput],
     ['help shown', new CommanderError(0, 'commander.helpDisplayed', '(outputHelp)'), ExitCode.ok],
     ['an unreachable model', new ModelUnavailableError({ provider: 'ollama', baseURL: 'http://127.0.0.1:11434', hint: 'start it with `ollama serve`' }), ExitCode.modelUnreachable],

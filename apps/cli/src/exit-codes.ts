@@ -31,7 +31,7 @@ export async function reportError(error: unknown, cwd: string): Promise<ErrorRep
   if (core.InvalidTranscriptError.isInstance(error)) {
     return { exitCode: ExitCode.badInput, message: `${displayPath(error.file, cwd)}: ${error.position}: ${error.reason}` };
   }
-  if (core.NoSuchProviderError.isInstance(error) || core.InvalidArgumentError.isInstance(error)) {
+  if (core.NoSuchProviderError.isInstance(error) || core.InvalidArgumentError.isInstance(error) || core.InvalidConfigError.isInstance(error)) {
     return { exitCode: ExitCode.badInput, message: error.message };
   }
   if (core.OllmError.isInstance(error) && error.code === 'model-unavailable') {
