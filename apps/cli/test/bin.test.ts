@@ -19,9 +19,9 @@ describe.skipIf(!built)('the built ollm binary (dist/bin.js)', () => {
   });
   afterAll(() => folder.remove());
 
-  const ollm = (args: string[]) =>
+  const ollm = (args: string[], cwd = repositoryRoot) =>
     spawnSync(process.execPath, [bin, ...args], {
-      cwd: repositoryRoot,
+      cwd,
       env: { ...process.env, OLLM_HOME: join(folder.path, 'home') },
       encoding: 'utf8',
       maxBuffer: 64 * 1024 * 1024,
@@ -50,6 +50,13 @@ describe.skipIf(!built)('the built ollm binary (dist/bin.js)', () => {
     expect(run.status).toBe(0);
     const names = (JSON.parse(run.stdout) as { providers: { name: string; package: string }[] }).providers.map((provider) => `${provider.name} ${provider.package}`);
     expect(names).toContain('trim @ollm/plugin-trim');
+  });
+
+  it('finds its own plugins when run outside any project (through its own package.json)', () => {
+    const run = ollm(['providers', '--json'], folder.path);
+    expect(run.status).toBe(0);
+    const packages = (JSON.parse(run.stdout) as { providers: { package: string }[] }).providers.map((provider) => provider.package);
+    expect(packages).toContain('@ollm/plugin-trim');
   });
 
   it.skipIf(!fixturesPresent)('compacts a real transcript with trim to a pipe, flushing all of it', () => {
