@@ -1,0 +1,79 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ContextManager, SessionHistory, SnapshotStore, isCheckpointMessage, type LanguageModel, type Message } from '@ollm/core';
+import type { FakeModelServer, RecordedRequest } from '@ollm/fake-model-server';
+import { createOllamaModel } from '@ollm/model-ollama';
+import { EventLog } from './event-log.js';
+import { createSimulationRegistry, SIMULATION_PIPELINE } from './simulation-registry.js';
+
+export const SIMULATION_CONTEXT_SIZE = 16_384;
+export const SIMULATION_MODEL = 'fake:8b';
+
+export interface SimulatedSessionOptions {
+  readonly server: FakeModelServer;
+  /** Default: `createOllamaModel` on the server, `fake:8b`. */
+  readonly model?: LanguageModel;
+  readonly contextSize?: number;
+  readonly withGoalAware?: boolean;
+  readonly systemPrompt?: string;
+  /** `$OLLM_HOME` for the history and snapshots; default a new temporary folder. */
+  readonly home?: string;
+  readonly sessionId?: string;
+}
+
+/** The pieces of one simulated chat: the manager, its storage, and what the fake server received. */
+export interface SimulatedSession {
+  readonly manager: ContextManager;
+  readonly history: SessionHistory;
+  readonly snapshots: SnapshotStore;
+  readonly events: EventLog;
+  readonly model: LanguageModel;
+  readonly home: string;
+  readonly server: FakeModelServer;
+}
+
+/** A `ContextManager` wired as an application would wire it, on the fake server through the real Ollama client. */
+export function createSimulatedSession(options: SimulatedSessionOptions): SimulatedSession {
+  const home = options.home ?? mkdtempSync(join(tmpdir(), 'ollm-simulation-'));
+  const sessionId = options.sessionId ?? 'simulation';
+  const contextSize = options.contextSize ?? SIMULATION_CONTEXT_SIZE;
+  const model = options.model ?? createOllamaModel({ host: options.server.url, model: SIMULATION_MODEL, numCtx: contextSize });
+  const history = new SessionHistory({ home, sessionId, model: SIMULATION_MODEL, provider: SIMULATION_PIPELINE });
+  const snapshots = new SnapshotStore({ home });
+  const manager = new ContextManager({
+    contextSize,
+    systemPrompt: options.systemPrompt ?? 'You are a careful software engineering agent. Work step by step and keep the user informed.',
+    registry: createSimulationRegistry({ withGoalAware: options.withGoalAware ?? true }),
+    autoPipeline: SIMULATION_PIPELINE,
+    model,
+    modelName: SIMULATION_MODEL,
+    history,
+    snapshots,
+    sessionId,
+    logdir: join(home, 'removed'),
+  });
+  return { manager, history, snapshots, events: new EventLog(manager), model, home, server: options.server };
+}
+
+/** Chat requests (not describe/list calls) the server received. */
+export function chatRequests(server: FakeModelServer): RecordedRequest[] {
+  return server.requests.filter((request) => request.path === '/api/chat' || request.path === '/v1/chat/completions');
+}
+
+/** Tokens the checkpoints of the active context take. */
+export function checkpointTokens(manager: ContextManager): number {
+  return manager.tokens.countMessages(manager.activeMessages.filter(isCheckpointMessage));
+}
+
+/**
+ * "Sends" the context as a chat application would, and feeds the prompt size the server reports
+ * (`prompt_eval_count`) back to the runtime's calibration. Returns that reported size.
+ */
+export async function sendToModel(session: SimulatedSession): Promise<number> {
+  const sent: Message[] = session.manager.messagesForModel();
+  const result = await session.model.complete({ messages: sent, maxOutputTokens: 32 });
+  const reported = result.usage.inputTokens ?? 0;
+  session.manager.recordReportedPromptTokens(reported, sent);
+  return reported;
+}
