@@ -1,0 +1,52 @@
+/** How much work a run does: `full` for docs/benchmarks.md, `quick` as CI's smoke run. */
+export interface BenchMode {
+  readonly name: 'full' | 'quick';
+  readonly coldCountRepetitions: number;
+  readonly appendSizes: readonly number[];
+  readonly appendsPerSize: number;
+  /** Undefined: every file / run of the fixtures. */
+  readonly maximumSweAgentFiles?: number;
+  readonly maximumTauBenchRuns?: number;
+  readonly targets: readonly number[];
+  /** Repetitions per compaction (each cold and warm); the largest transcript gets `largestRepetitions`. */
+  readonly compactionRepetitions: number;
+  readonly largestRepetitions: number;
+  readonly goalAwareTurns: number;
+  readonly goalAwareContextSize: number;
+  readonly historySizes: readonly number[];
+  readonly historyAppends: number;
+  /** How many times the largest transcript is repeated for the `ollm compact` memory run. */
+  readonly compactScale: number;
+}
+
+export const FULL_MODE: BenchMode = {
+  name: 'full',
+  coldCountRepetitions: 3,
+  appendSizes: [100, 1_000, 10_000, 100_000],
+  appendsPerSize: 200,
+  targets: [0.5, 0.25],
+  compactionRepetitions: 1,
+  largestRepetitions: 5,
+  goalAwareTurns: 1_000,
+  goalAwareContextSize: 16_384,
+  historySizes: [100, 100_000],
+  historyAppends: 200,
+  compactScale: 10,
+};
+
+export const QUICK_MODE: BenchMode = {
+  name: 'quick',
+  coldCountRepetitions: 1,
+  appendSizes: [100, 1_000],
+  appendsPerSize: 20,
+  maximumSweAgentFiles: 2,
+  maximumTauBenchRuns: 5,
+  targets: [0.5, 0.25],
+  compactionRepetitions: 1,
+  largestRepetitions: 1,
+  goalAwareTurns: 100,
+  goalAwareContextSize: 16_384,
+  historySizes: [100, 1_000],
+  historyAppends: 20,
+  compactScale: 1,
+};

@@ -1,0 +1,36 @@
+import type { CompactMemoryResult } from './compact-memory-workload.js';
+import type { CompactionSummary } from './compaction-summary.js';
+import type { CompactionCase } from './compaction-workload.js';
+import type { FixtureSet } from './fixture-set.js';
+import type { GoalAwareSessionResult } from './goal-aware-workload.js';
+import type { MachineDescription } from './machine.js';
+import type { SessionHistoryResult } from './session-history-workload.js';
+import type { ColdCount, IncrementalCost } from './token-accounting-workload.js';
+
+/** Everything one `pnpm bench` run measured: written as JSON, rendered as docs/benchmarks.md. */
+export interface BenchReport {
+  readonly mode: 'full' | 'quick';
+  readonly date: string;
+  readonly durationSeconds: number;
+  readonly machine: MachineDescription;
+  readonly fixtures: {
+    readonly folder: string;
+    readonly origin: FixtureSet['origin'];
+    readonly files: readonly { readonly file: string; readonly conversations: number }[];
+  };
+  readonly tokenAccounting: {
+    readonly coldCounts: readonly ColdCount[];
+    readonly incremental: IncrementalCost;
+  };
+  readonly compaction: {
+    readonly targets: readonly number[];
+    readonly repetitions: number;
+    readonly summaries: readonly CompactionSummary[];
+    /** The largest transcript, timed with more repetitions (the quality bar of SPEC section 7). */
+    readonly largest: { readonly conversation: string; readonly tokensBefore: number; readonly repetitions: number; readonly cases: readonly CompactionCase[] };
+    readonly cases: readonly CompactionCase[];
+  };
+  readonly goalAware: GoalAwareSessionResult | { readonly skipped: string };
+  readonly sessionHistory: SessionHistoryResult;
+  readonly compactMemory: CompactMemoryResult;
+}

@@ -1,0 +1,62 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { QUICK_MODE, type BenchMode } from './bench-mode.js';
+import { runBench, writeReport } from './run-bench.js';
+import { REPOSITORY_FIXTURES } from './test-fixtures.js';
+
+// The quick mode's workloads, smaller still: one SWE-agent trajectory and two tau-bench runs.
+const TINY: BenchMode = {
+  ...QUICK_MODE,
+  maximumSweAgentFiles: 1,
+  maximumTauBenchRuns: 2,
+  appendSizes: [10, 100],
+  appendsPerSize: 5,
+  goalAwareTurns: 30,
+  historySizes: [10, 100],
+  historyAppends: 5,
+};
+
+const root = mkdtempSync(join(tmpdir(), 'ollm-bench-test-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe('quick mode on one tiny fixture', () => {
+  it('runs every workload and writes a report of the expected shape (no timing asserted)', async () => {
+    const report = await runBench(TINY, REPOSITORY_FIXTURES);
+    expect(report.mode).toBe('quick');
+    expect(report.fixtures.files.map((file) => file.conversations)).toEqual([1, 2]);
+    expect(report.tokenAccounting.coldCounts).toHaveLength(2);
+    expect(report.tokenAccounting.coldCounts.every((count) => count.tokens > 0)).toBe(true);
+    expect(report.tokenAccounting.incremental.sizes.map((size) => size.messages)).toEqual([10, 100]);
+
+    const strategies = new Set(report.compaction.summaries.map((summary) => summary.strategy));
+    expect([...strategies]).toEqual(expect.arrayContaining(['trim', 'mask', 'code-aware', 'mask,code-aware,trim', 'ai-sdk pruneMessages']));
+    expect([...strategies].filter((name) => name.startsWith('langchain trimMessages'))).toHaveLength(2);
+    // 3 conversations x 7 strategies x 2 targets.
+    expect(report.compaction.cases).toHaveLength(3 * 7 * 2);
+    for (const entry of report.compaction.cases) {
+      expect(entry.tokensAfter).toBeLessThanOrEqual(entry.tokensBefore);
+      if (entry.family === 'ollm') expect(entry.brokenRules).toEqual([]);
+    }
+    expect(report.compaction.largest.conversation).toMatch(/^django__django-/);
+    expect(report.compaction.largest.cases).toHaveLength(7 * 2);
+
+    if ('skipped' in report.goalAware) throw new Error(`goal-aware skipped: ${report.goalAware.skipped}`);
+    expect(report.goalAware.turns).toBe(30);
+    expect(report.goalAware.maximumContextTokens).toBeLessThanOrEqual(report.goalAware.contextSize);
+    expect(report.sessionHistory.sizes.map((size) => size.turns)).toEqual([10, 100]);
+    expect(report.compactMemory.messages).toBeGreaterThan(0);
+
+    const files = writeReport(report, root);
+    expect(files.json).toBe(join(root, 'bench', 'results', 'quick.json'));
+    expect(JSON.parse(readFileSync(files.json, 'utf8')).mode).toBe('quick');
+    const markdown = readFileSync(files.markdown, 'utf8');
+    expect(markdown).toContain('## 2. Compaction');
+    expect(markdown).toContain('| trim | 50% |');
+    expect(markdown).toContain('(quick-tradeoff.svg)');
+    expect(readFileSync(files.chart, 'utf8')).toMatch(/^<svg [^>]*>[\s\S]*<circle[\s\S]*<\/svg>\n$/);
+    // Quick mode never touches docs/.
+    expect(existsSync(join(root, 'docs'))).toBe(false);
+  });
+});

@@ -1,0 +1,192 @@
+import type { BenchReport } from './bench-report.js';
+import type { CompactionSummary } from './compaction-summary.js';
+import type { CompactionCase } from './compaction-workload.js';
+import { median } from './measure.js';
+import { formatMilliseconds, formatNumber, formatPercent, markdownTable } from './markdown-table.js';
+
+function brokenRulesText(summary: CompactionSummary): string {
+  const entries = Object.entries(summary.brokenRules);
+  if (entries.length === 0) return 'none';
+  return entries.map(([rule, count]) => `${rule} ${count}`).join(', ');
+}
+
+function compactionTable(summaries: readonly CompactionSummary[]): string {
+  return markdownTable(
+    ['strategy', 'target', 'ms cold', 'ms warm', 'tokens after', 'at or under limit', 'valid', 'rules broken (conversations)', 'retention median', 'retention pooled'],
+    summaries.map((summary) => [
+      summary.strategy,
+      formatPercent(summary.target),
+      formatMilliseconds(summary.medianColdMs),
+      formatMilliseconds(summary.medianWarmMs),
+      formatPercent(summary.medianTokensAfterShare, 1),
+      `${summary.reachedLimit}/${summary.conversations}`,
+      `${summary.valid}/${summary.conversations}`,
+      brokenRulesText(summary),
+      formatPercent(summary.medianRetention, 1),
+      formatPercent(summary.pooledRetention, 1),
+    ]),
+    'llrrrrrlrr',
+  );
+}
+
+function largestTable(cases: readonly CompactionCase[]): string {
+  return markdownTable(
+    ['strategy', 'target', 'ms cold', 'ms warm', 'tokens after', 'valid', 'retention', 'lost probes'],
+    cases.map((entry) => [
+      entry.strategy,
+      formatPercent(entry.target),
+      formatMilliseconds(entry.timeColdMs),
+      formatMilliseconds(entry.timeWarmMs),
+      `${formatNumber(entry.tokensAfter)} (${formatPercent(entry.tokensAfter / entry.tokensBefore, 1)})`,
+      entry.brokenRules.length === 0 ? 'yes' : `no: ${entry.brokenRules.join(', ')}`,
+      `${entry.probesRetained}/${entry.probesAvailable}`,
+      entry.lostProbes.length === 0 ? '' : entry.lostProbes.slice(0, 4).map((probe) => `\`${probe}\``).join(', ') + (entry.lostProbes.length > 4 ? ` +${entry.lostProbes.length - 4}` : ''),
+    ]),
+    'llrrrlrl',
+  );
+}
+
+function tokenAccountingSection(report: BenchReport): string[] {
+  const { coldCounts, incremental } = report.tokenAccounting;
+  const lines = ['## 1. Token accounting', ''];
+  lines.push('Cold count (o200k_base, core `TokenCounter.countMessages`, a fresh counter each repetition; parsing excluded):', '');
+  lines.push(
+    markdownTable(
+      ['fixture file', 'conversations', 'messages', 'tokens', 'ms (median)', 'tokens/s'],
+      coldCounts.map((count) => [count.file, formatNumber(count.conversations), formatNumber(count.messages), formatNumber(count.tokens), formatMilliseconds(count.medianMs), `${formatNumber(count.tokensPerSecond / 1e6, 2)} M`]),
+      'lrrrrr',
+    ),
+  );
+  lines.push('');
+  lines.push(
+    `Adding one message (never counted before) to a conversation of N messages drawn from the fixtures; median of ${incremental.appendsPerSize} additions per size, the same ${incremental.appendsPerSize} source messages at every size:`,
+    '',
+  );
+  lines.push(
+    markdownTable(
+      ['messages', 'cold count of the conversation (ms, once)', '`TokenLedger.append` (ms)', '`countMessages` of all after the push (ms)'],
+      incremental.sizes.map((size) => [formatNumber(size.messages), formatMilliseconds(size.coldCountMs), formatMilliseconds(size.ledgerAppendMs), formatMilliseconds(size.countMessagesMs)]),
+      'rrrr',
+    ),
+  );
+  const first = incremental.sizes[0]!;
+  const last = incremental.sizes[incremental.sizes.length - 1]!;
+  lines.push('');
+  lines.push(
+    `Largest / smallest (${formatNumber(last.messages)} vs ${formatNumber(first.messages)} messages): \`TokenLedger.append\` **${formatNumber(incremental.ledgerRatio, 2)}x**, ` +
+      `\`countMessages\` after the push **${formatNumber(incremental.countMessagesRatio, 1)}x** (it walks every message, cached or not).`,
+    '',
+  );
+  return lines;
+}
+
+function compactionSection(report: BenchReport): string[] {
+  const { compaction } = report;
+  const lines = ['## 2. Compaction: ollm vs LangChain.js `trimMessages` vs AI SDK `pruneMessages`', ''];
+  lines.push(
+    'Each transcript is compacted to 50% and 25% of its own tokens, all strategies in one process on the same messages. ' +
+      'ollm: `compactWith` (host validation included), providers from a `ProviderRegistry`; the pipeline is `registry.get("mask,code-aware,trim")`, no `logdir` (nothing written to disk). ' +
+      'LangChain.js: `trimMessages({ strategy: "last", includeSystem: true, allowPartial: false, startOn })` with core\'s `TokenCounter` as `tokenCounter`; messages converted as ChatOpenAI represents them (AIMessage `tool_calls`, ToolMessage). ' +
+      'AI SDK: `pruneMessages({ reasoning: "all", toolCalls: "before-last-message", emptyMessages: "remove" })` on `ModelMessage[]`; it has no token target, so its row shows what it reaches. ' +
+      'Every output is converted back and counted with core\'s counter; "valid" means core\'s integrity rules (`findIntegrityViolations`: tool pairing, system/user/pinned messages unchanged, order, not larger) all hold.',
+    '',
+  );
+  lines.push(
+    '**ms cold**: a fresh token counter per run, so the input is tokenised inside the timed call (conversion to LangChain / AI SDK messages is outside it). ' +
+      '**ms warm**: the counts are already cached, as in a live session where each message was counted when it arrived (LangChain: the counter caches by message id across calls). ' +
+      `Times are medians over conversations of ${compaction.repetitions === 1 ? 'one run each' : `the median of ${compaction.repetitions} runs each`}.`,
+    '',
+  );
+  lines.push(
+    '**Retention**: probes computed from ground truth — the file paths and function/class names of the final patch, the FAIL_TO_PASS test names of the SWE-bench report and the identifiers of the task statement (SWE-agent); the user id, reservation ids and amounts of the expected actions (tau-bench). ' +
+      'Retention is the share of the probes present in the uncompressed context that are still present after compaction, searching all message text including tool calls and results. ' +
+      '**The pinned SWE-agent `exit` message (the final patch itself) is excluded from the searched text**, or every patch probe would trivially survive.',
+    '',
+  );
+  for (const kind of ['swe-agent', 'tau-bench'] as const) {
+    const summaries = compaction.summaries.filter((summary) => summary.kind === kind);
+    if (summaries.length === 0) continue;
+    lines.push(`### ${kind === 'swe-agent' ? 'SWE-agent (Django)' : 'tau-bench (airline)'}: ${summaries[0]!.conversations} conversations`, '');
+    lines.push(compactionTable(summaries), '');
+  }
+  const largest = compaction.largest;
+  lines.push(`### The largest transcript: ${largest.conversation} (${formatNumber(largest.tokensBefore)} tokens), median of ${largest.repetitions} runs`, '');
+  lines.push(largestTable(largest.cases), '');
+  lines.push('![tokens after vs retention](benchmarks-tradeoff.svg)', '');
+  return lines;
+}
+
+function goalAwareSection(report: BenchReport): string[] {
+  const lines = ['## 3. Goal-aware in a growing session (fake model server)', ''];
+  const result = report.goalAware;
+  if ('skipped' in result) return [...lines, `Skipped: ${result.skipped}`, ''];
+  lines.push(
+    `Core's \`ContextManager\` at contextSize ${formatNumber(result.contextSize)}, autoPipeline \`${result.pipeline}\`, the goal-aware provider summarising through \`@ollm/model-ollama\` ` +
+      `pointed at \`@ollm/fake-model-server\` (which counts the prompt tokens it receives, o200k). Turns are SWE-agent assistant turns with their tool results, in order, with fresh ids; ${formatNumber(result.turns)} turns.`,
+    '',
+  );
+  const windows: string[][] = [];
+  const step = Math.max(100, Math.ceil(result.turns / 10 / 100) * 100);
+  for (let start = 0; start < result.turns; start += step) {
+    const inWindow = result.compressions.filter((entry) => entry.turn > start && entry.turn <= start + step);
+    windows.push([
+      `${start + 1}–${Math.min(result.turns, start + step)}`,
+      formatNumber(inWindow.length),
+      inWindow.length === 0 ? '—' : formatNumber(median(inWindow.map((entry) => entry.modelTokensSent))),
+      inWindow.length === 0 ? '—' : formatNumber(Math.max(...inWindow.map((entry) => entry.modelTokensSent))),
+      inWindow.length === 0 ? '—' : formatNumber(median(inWindow.map((entry) => entry.modelCalls)), 1),
+      inWindow.length === 0 ? '—' : formatNumber(Math.max(...inWindow.map((entry) => entry.checkpointTokens))),
+    ]);
+  }
+  lines.push(markdownTable(['turns', 'compressions', 'model tokens sent per compression (median)', '(max)', 'model calls (median)', 'checkpoint tokens (max)'], windows, 'lrrrrr'), '');
+  lines.push(
+    `Compressions per 1,000 turns: **${formatNumber(result.compressionsPerThousandTurns, 1)}**. Largest context after any turn: ${formatNumber(result.maximumContextTokens)} of ${formatNumber(result.contextSize)} tokens. ` +
+      `Checkpoint tokens at most ${formatNumber(result.maximumCheckpointTokens)}.${result.errors.length > 0 ? ` Errors: ${result.errors.join('; ')}` : ''}`,
+    '',
+  );
+  return lines;
+}
+
+function storageSection(report: BenchReport): string[] {
+  const history = report.sessionHistory;
+  const memory = report.compactMemory;
+  const lines = ['## 4. Session history and memory', ''];
+  lines.push(
+    `\`SessionHistory.append\` (one JSON line under a cross-process lock) in a temporary \`OLLM_HOME\`; the large history is written directly in the same line format first. Median of ${history.appendsPerSize} appends:`,
+    '',
+  );
+  lines.push(markdownTable(['turns in the history', 'file (MiB)', 'append (ms)'], history.sizes.map((size) => [formatNumber(size.turns), formatNumber(size.fileMegabytes, 1), formatMilliseconds(size.appendMs)]), 'rrr'), '');
+  lines.push(`Largest / smallest: **${formatNumber(history.ratio, 2)}x**.`, '');
+  lines.push(
+    `Peak memory of \`${memory.command}\`: the largest transcript (${memory.source}) repeated ${memory.factor}x with fresh tool call ids, as an OpenAI chat file of ${formatNumber(memory.messages)} messages (${formatNumber(memory.fileMegabytes, 1)} MiB, \`extra\` dropped). ` +
+      `Max RSS **${memory.maxRssMegabytes === undefined ? 'not measured' : `${formatNumber(memory.maxRssMegabytes)} MiB`}** (${memory.method}), wall ${formatNumber(memory.wallSeconds, 1)} s, exit code ${memory.exitCode}.`,
+    '',
+  );
+  return lines;
+}
+
+function fixtureCount(report: BenchReport, folder: string): number {
+  return report.fixtures.files.filter((file) => file.file.startsWith(folder)).reduce((sum, file) => sum + file.conversations, 0);
+}
+
+/** docs/benchmarks.md, generated: every number comes from `report`. */
+export function renderBenchmarks(report: BenchReport): string {
+  const { machine } = report;
+  const lines = [
+    '# Benchmarks',
+    '',
+    `Generated by \`pnpm bench\` (${report.mode} mode, ${formatNumber(report.durationSeconds)} s) on ${report.date}. Do not edit by hand; raw figures: \`bench/results/latest.json\`.`,
+    '',
+    `Machine: ${machine.cpu}, ${machine.cores} cores, ${formatNumber(machine.memoryGibibytes, 1)} GiB, Node ${machine.node}, ${machine.platform}; load average at the start ${machine.loadAverage.join(' / ')} ` +
+      '(a machine shared with other builds: absolute times are noisy, ratios and sizes are not).',
+    '',
+    `Fixtures: ${report.fixtures.origin === 'shared' ? 'all of the shared set' : "the repository's own sample"} (\`${report.fixtures.folder}\`): ` +
+      `${fixtureCount(report, 'swe-agent-django/')} SWE-agent trajectories and ${fixtureCount(report, 'tau-bench-airline/')} tau-bench runs.`,
+    '',
+    ...tokenAccountingSection(report),
+    ...compactionSection(report),
+    ...goalAwareSection(report),
+    ...storageSection(report),
+  ];
+  return `${lines.join('\n').trimEnd()}\n`;
+}

@@ -1,0 +1,120 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { TokenCounter, createTokenizer } from '@ollm/core';
+import codeAware from '@ollm/plugin-code-aware';
+import goalAware from '@ollm/plugin-goal-aware';
+import mask from '@ollm/plugin-mask';
+import trim from '@ollm/plugin-trim';
+import type { BenchMode } from './bench-mode.js';
+import type { BenchReport } from './bench-report.js';
+import { measureCompactMemory } from './compact-memory-workload.js';
+import { summarizeCompaction } from './compaction-summary.js';
+import { runCompactionWorkload } from './compaction-workload.js';
+import { REPOSITORY_ROOT, allConversations, defaultFixtureFolder, loadFixtures, type BenchConversation } from './fixture-set.js';
+import { runGoalAwareSession } from './goal-aware-workload.js';
+import { describeMachine } from './machine.js';
+import { renderBenchmarks } from './render-benchmarks.js';
+import { measureSessionHistory } from './session-history-workload.js';
+import { createStrategies } from './strategies.js';
+import { measureColdCounts, measureIncrementalCost } from './token-accounting-workload.js';
+import { renderTradeoffChart } from './tradeoff-chart.js';
+
+export function progress(text: string): void {
+  process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${text}\n`);
+}
+
+function largestOf(conversations: readonly BenchConversation[]): { conversation: BenchConversation; tokens: number } {
+  const counter = new TokenCounter(createTokenizer('o200k_base'));
+  const sized = conversations.filter((entry) => entry.kind === 'swe-agent').map((conversation) => ({ conversation, tokens: counter.countMessages(conversation.messages) }));
+  const pool = sized.length > 0 ? sized : conversations.map((conversation) => ({ conversation, tokens: counter.countMessages(conversation.messages) }));
+  return pool.reduce((best, entry) => (entry.tokens > best.tokens ? entry : best));
+}
+
+export async function runBench(mode: BenchMode, fixtureFolder?: string): Promise<BenchReport> {
+  const started = process.hrtime.bigint();
+  const machine = describeMachine();
+  const location = fixtureFolder ? { folder: resolve(fixtureFolder), origin: 'shared' as const } : defaultFixtureFolder();
+  const set = await loadFixtures({
+    ...location,
+    ...(mode.maximumSweAgentFiles !== undefined ? { maximumSweAgentFiles: mode.maximumSweAgentFiles } : {}),
+    ...(mode.maximumTauBenchRuns !== undefined ? { maximumTauBenchRuns: mode.maximumTauBenchRuns } : {}),
+  });
+  const conversations = allConversations(set);
+  if (conversations.length === 0) throw new Error(`No SWE-agent or tau-bench transcripts under ${location.folder}.`);
+  const pool = conversations.flatMap((conversation) => conversation.messages);
+  progress(`${mode.name} mode: ${conversations.length} conversations, ${pool.length} messages from ${location.folder}`);
+
+  progress('token accounting');
+  const coldCounts = measureColdCounts(set, mode.coldCountRepetitions);
+  const incremental = measureIncrementalCost(pool, mode.appendSizes, mode.appendsPerSize);
+
+  const strategies = createStrategies();
+  const largest = largestOf(conversations);
+  progress(`compaction: the largest transcript ${largest.conversation.id} (${largest.tokens} tokens), ${mode.largestRepetitions} runs each`);
+  const largestCases = await runCompactionWorkload([largest.conversation], strategies, { targets: mode.targets, repetitions: mode.largestRepetitions });
+  progress(`compaction: ${conversations.length - 1} more conversations`);
+  const otherCases = await runCompactionWorkload(
+    conversations.filter((conversation) => conversation !== largest.conversation),
+    strategies,
+    { targets: mode.targets, repetitions: mode.compactionRepetitions, onConversation: (done, total) => done % 25 === 0 && progress(`compaction ${done}/${total}`) },
+  );
+  const cases = [...largestCases, ...otherCases];
+
+  const sweConversations = conversations.filter((conversation) => conversation.kind === 'swe-agent');
+  let goalAwareResult: BenchReport['goalAware'];
+  if (sweConversations.length === 0) goalAwareResult = { skipped: 'no SWE-agent transcripts to draw turns from' };
+  else {
+    progress(`goal-aware session: ${mode.goalAwareTurns} turns`);
+    goalAwareResult = await runGoalAwareSession(goalAware, sweConversations, {
+      turns: mode.goalAwareTurns,
+      contextSize: mode.goalAwareContextSize,
+      pipeline: 'goal-aware',
+      providers: [mask, codeAware, trim],
+    });
+  }
+
+  progress('session history');
+  const sessionHistory = measureSessionHistory(pool, mode.historySizes, mode.historyAppends);
+  progress(`ollm compact memory (${mode.compactScale}x ${largest.conversation.id})`);
+  const compactMemory = measureCompactMemory(largest.conversation, mode.compactScale);
+
+  return {
+    mode: mode.name,
+    date: new Date().toISOString(),
+    durationSeconds: Number(process.hrtime.bigint() - started) / 1e9,
+    machine,
+    fixtures: { folder: set.folder, origin: set.origin, files: set.files.map((file) => ({ file: file.file, conversations: file.conversations.length })) },
+    tokenAccounting: { coldCounts, incremental },
+    compaction: {
+      targets: mode.targets,
+      repetitions: mode.compactionRepetitions,
+      summaries: summarizeCompaction(cases),
+      largest: { conversation: largest.conversation.id, tokensBefore: largest.tokens, repetitions: mode.largestRepetitions, cases: largestCases },
+      cases,
+    },
+    goalAware: goalAwareResult,
+    sessionHistory,
+    compactMemory,
+  };
+}
+
+export interface WrittenFiles {
+  readonly json: string;
+  readonly markdown: string;
+  readonly chart: string;
+}
+
+/** Full mode regenerates docs/; quick mode writes beside its JSON and leaves docs/ alone. */
+export function writeReport(report: BenchReport, root = REPOSITORY_ROOT): WrittenFiles {
+  const results = join(root, 'bench', 'results');
+  mkdirSync(results, { recursive: true });
+  const quick = report.mode === 'quick';
+  const files: WrittenFiles = quick
+    ? { json: join(results, 'quick.json'), markdown: join(results, 'quick.md'), chart: join(results, 'quick-tradeoff.svg') }
+    : { json: join(results, 'latest.json'), markdown: join(root, 'docs', 'benchmarks.md'), chart: join(root, 'docs', 'benchmarks-tradeoff.svg') };
+  writeFileSync(files.json, `${JSON.stringify(report, null, 2)}\n`);
+  const markdown = renderBenchmarks(report);
+  writeFileSync(files.markdown, quick ? markdown.replace('(benchmarks-tradeoff.svg)', '(quick-tradeoff.svg)') : markdown);
+  writeFileSync(files.chart, renderTradeoffChart(report.compaction.summaries));
+  return files;
+}

@@ -1,0 +1,128 @@
+import type { BaseMessage } from '@langchain/core/messages';
+import { pruneMessages, type ModelMessage } from 'ai';
+import { ProviderRegistry, TokenCounter, compactWith, createTokenizer, type Message } from '@ollm/core';
+import codeAware from '@ollm/plugin-code-aware';
+import mask from '@ollm/plugin-mask';
+import trim from '@ollm/plugin-trim';
+import { fromLangChainMessages, toLangChainMessages } from './langchain-messages.js';
+import { langChainTokenCounter, langChainTrim, type LangChainStart } from './langchain-trim.js';
+import { fromModelMessages, toModelMessages } from './model-messages.js';
+import { indexById } from './original-fields.js';
+
+/** A compaction strategy prepared for one conversation: `run` is what gets timed. */
+export interface PreparedRun {
+  /**
+   * Sets up one run (untimed: a fresh token counter, or a warm one that has counted the input
+   * already) and returns the compaction to `limit` tokens, which is what gets timed.
+   */
+  arm(limit: number, warm: boolean): () => Promise<void>;
+  /** The last run's output as ollm messages. */
+  output(): readonly Message[];
+  /** Why the last run failed, if it did. */
+  error(): string | undefined;
+}
+
+export interface Strategy {
+  readonly name: string;
+  /** `ollm`, `LangChain.js` or `AI SDK`. */
+  readonly family: string;
+  /** True when the strategy aims at a token target (pruneMessages has none). */
+  readonly hasTokenTarget: boolean;
+  prepare(messages: readonly Message[]): PreparedRun;
+}
+
+/** A fresh o200k counter; a warm one has counted `messages` already, as a live session's ledger has. */
+export function counterFor(messages: readonly Message[], warm: boolean): TokenCounter {
+  const counter = new TokenCounter(createTokenizer('o200k_base'));
+  if (warm) counter.countMessages(messages);
+  return counter;
+}
+
+function ollmStrategy(name: string, registry: ProviderRegistry): Strategy {
+  const provider = registry.get(name);
+  return {
+    name,
+    family: 'ollm',
+    hasTokenTarget: true,
+    prepare(messages) {
+      let output: readonly Message[] = messages;
+      let failure: string | undefined;
+      return {
+        arm(limit, warm) {
+          const tokens = counterFor(messages, warm);
+          return async () => {
+            try {
+              output = (await compactWith(provider, messages, { config: { limit }, context: { tokens } })).messages;
+              failure = undefined;
+            } catch (error) {
+              output = messages;
+              failure = error instanceof Error ? error.message : String(error);
+            }
+          };
+        },
+        output: () => output,
+        error: () => failure,
+      };
+    },
+  };
+}
+
+function langChainStrategy(start: LangChainStart): Strategy {
+  return {
+    name: start === 'human' ? 'langchain trimMessages (startOn human)' : 'langchain trimMessages (startOn human/ai)',
+    family: 'LangChain.js',
+    hasTokenTarget: true,
+    prepare(messages) {
+      const originals = indexById(messages);
+      const converted = toLangChainMessages(messages);
+      const warmCounts = new Map<string, number>();
+      let trimmed: BaseMessage[] = converted;
+      let holes = 0;
+      return {
+        arm(limit, warm) {
+          const counter = langChainTokenCounter(counterFor(messages, false), originals, warm ? warmCounts : undefined);
+          if (warm && warmCounts.size === 0) counter(converted);
+          return async () => {
+            ({ messages: trimmed, holes } = await langChainTrim(converted, limit, counter, start));
+          };
+        },
+        // Converting back is not part of the timed call: a LangChain application stays in LangChain.
+        output: () => fromLangChainMessages(trimmed, originals),
+        error: () => (holes > 0 ? 'trimMessages returned undefined in place of messages (no tail starting on a human message fits)' : undefined),
+      };
+    },
+  };
+}
+
+/** pruneMessages with its most aggressive settings that keep tool calls and results paired. */
+const aiSdkStrategy: Strategy = {
+  name: 'ai-sdk pruneMessages',
+  family: 'AI SDK',
+  hasTokenTarget: false,
+  prepare(messages) {
+    const originals = indexById(messages);
+    const converted = toModelMessages(messages);
+    let pruned: ModelMessage[] = converted;
+    return {
+      arm() {
+        return async () => {
+          pruned = pruneMessages({ messages: converted, reasoning: 'all', toolCalls: 'before-last-message', emptyMessages: 'remove' });
+        };
+      },
+      output: () => fromModelMessages(pruned, originals),
+      error: () => undefined,
+    };
+  },
+};
+
+/** ollm's rule-based providers (registered by name, as the CLI does) and the two competitors. */
+export function createStrategies(): Strategy[] {
+  const registry = new ProviderRegistry();
+  for (const provider of [trim, mask, codeAware]) registry.register(provider);
+  return [
+    ...['trim', 'mask', 'code-aware', 'mask,code-aware,trim'].map((name) => ollmStrategy(name, registry)),
+    langChainStrategy('human'),
+    langChainStrategy('human-or-ai'),
+    aiSdkStrategy,
+  ];
+}
