@@ -27,6 +27,8 @@ export const GOAL_AWARE_PROVIDER_NAME = 'goal-aware';
 /** Why folded user messages are absent from the output (CompactionResult `folded`). */
 export const USER_FOLD_REASON = 'user messages exceeded their share of the budget; quoted in the checkpoint';
 const QUOTE_TOKENS = 80;
+/** A span smaller than this cannot come back smaller as a checkpoint (header included): no model call. */
+export const MINIMUM_SPAN_TOKENS = 160;
 
 /**
  * ollm's goal-aware summariser: assistant and tool turns older than the recent window become a
@@ -87,6 +89,10 @@ async function compressMessages(
     return finish(messages, { limitations: [`goal-aware: nothing to summarise: no assistant or tool turn is older than the last ${recentTokens} tokens (preserveRecent)`] });
   }
 
+  const spanTokens = tokens.countMessages(span.map((position) => messages[position]!));
+  if (spanTokens < MINIMUM_SPAN_TOKENS) {
+    return finish(messages, { limitations: [`goal-aware: only ${spanTokens} tokens of assistant/tool turns are older than the recent window; too few to summarise (${MINIMUM_SPAN_TOKENS} needed)`] });
+  }
   const spanSet = new Set(span);
   const anchor = span.at(-1)!;
   const folds = planUserFolds(messages, recentStart, config.limit, options.userShare, tokens);
@@ -116,7 +122,7 @@ async function compressMessages(
   const aging = await ageCheckpoints({ messages, summariser, levelTargets: options.levelTargets, tokens, now });
   const spanMessages = span.map((position) => messages[position]!);
   const previousNumber = Math.max(0, ...findCheckpoints(messages).map((found) => found.checkpoint.compressionNumber ?? 0));
-  const originalTokens = tokens.countMessages(spanMessages);
+  const originalTokens = spanTokens;
   const created = checkpointMessage({
     id: createMessageId('checkpoint'),
     ...(messages[anchor]!.timestamp !== undefined ? { timestamp: messages[anchor]!.timestamp } : {}),

@@ -1,6 +1,6 @@
 import { createGoalAwareProvider } from './goal-aware-provider.js';
 
-export { GOAL_AWARE_PROVIDER_NAME, USER_FOLD_REASON, createGoalAwareProvider } from './goal-aware-provider.js';
+export { GOAL_AWARE_PROVIDER_NAME, MINIMUM_SPAN_TOKENS, USER_FOLD_REASON, createGoalAwareProvider } from './goal-aware-provider.js';
 export type { GoalAwareOptions, ResolvedGoalAwareOptions } from './goal-aware-options.js';
 export {
   DEFAULT_PRESERVE_RECENT,
