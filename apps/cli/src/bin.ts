@@ -7,12 +7,21 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
+// The first Ctrl-C asks running work to stop cleanly (compact then writes nothing and exits 130);
+// work that does not watch the signal is ended a moment later, and a second Ctrl-C ends it at once.
+const interrupt = new AbortController();
+process.once('SIGINT', () => {
+  interrupt.abort();
+  setTimeout(() => process.exit(130), 1000).unref();
+});
+
 const code = await runCli(process.argv.slice(2), {
   stdout: process.stdout,
   stderr: process.stderr,
   cwd: process.cwd(),
   env: process.env,
   isTTY: process.stderr.isTTY === true,
+  signal: interrupt.signal,
 });
 // exitCode rather than process.exit(): a large transcript written to a pipe is flushed first.
 process.exitCode = code;

@@ -15,4 +15,6 @@ export interface CliIo {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Whether stderr is a terminal: progress and colour are shown only then. */
   readonly isTTY: boolean;
+  /** Aborted on Ctrl-C: long work stops, and nothing is written. */
+  readonly signal?: AbortSignal;
 }

@@ -27,6 +27,8 @@ describe('reportError: the one mapping of errors to exit codes', () => {
     ['a broken integrity rule', new InvalidProviderOutputError({ provider: 'p', rule: 'order-kept', detail: 'moved' }), ExitCode.failure],
     ['a provider crash', new ProviderExecutionError({ provider: 'p', cause: new Error('boom') }), ExitCode.failure],
     ['anything else', new TypeError('unexpected'), ExitCode.failure],
+    ['an abort', new DOMException('This operation was aborted', 'AbortError'), ExitCode.interrupted],
+    ['an abort wrapped by the host', new ProviderExecutionError({ provider: 'p', cause: new DOMException('aborted', 'AbortError') }), ExitCode.interrupted],
   ])('maps %s', async (_name, error, code) => {
     expect((await reportError(error, cwd)).exitCode).toBe(code);
   });

@@ -7,6 +7,8 @@ export const ExitCode = {
   failure: 1,
   badInput: 2,
   modelUnreachable: 3,
+  /** 128 + SIGINT, as shells report a Ctrl-C. */
+  interrupted: 130,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
@@ -27,6 +29,9 @@ export async function reportError(error: unknown, cwd: string): Promise<ErrorRep
   if (error instanceof CommanderError) {
     return { exitCode: error.exitCode === 0 ? ExitCode.ok : ExitCode.badInput, message: commanderMessage(error) };
   }
+  if (isAbort(error)) {
+    return { exitCode: ExitCode.interrupted, message: 'interrupted; nothing was written' };
+  }
   const core = await import('@ollm/core');
   if (core.InvalidTranscriptError.isInstance(error)) {
     return { exitCode: ExitCode.badInput, message: `${displayPath(error.file, cwd)}: ${error.position}: ${error.reason}` };
@@ -42,6 +47,14 @@ export async function reportError(error: unknown, cwd: string): Promise<ErrorRep
     return { exitCode: ExitCode.badInput, message: `${displayPath(systemError.path, cwd)}: ${fileProblem(systemError.code)}` };
   }
   return { exitCode: ExitCode.failure, message: error instanceof Error ? error.message : String(error) };
+}
+
+/** An abort, possibly wrapped by the host (`ProviderExecutionError` keeps it as `cause`). */
+function isAbort(error: unknown): boolean {
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth += 1) {
+    if (current.name === 'AbortError') return true;
+  }
+  return false;
 }
 
 /** Collapses a message onto one line, so every error is exactly one line on stderr. */

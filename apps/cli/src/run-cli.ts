@@ -56,7 +56,7 @@ Examples:
   $ ollm compact session.traj.json --provider trim --limit 50% --out small.traj.json
   $ ollm recover 3f2a9c1e
 
-Exit codes: 0 ok, 1 failure, 2 bad input or usage, 3 model unreachable.
+Exit codes: 0 ok, 1 failure, 2 bad input or usage, 3 model unreachable, 130 interrupted.
 Environment: OLLM_HOME (default ~/.ollm) holds removed content under removed/<sha256>.txt.`,
     );
   program.configureOutput({

@@ -118,6 +118,22 @@ describe.skipIf(!fixturesPresent)('ollm compact', () => {
     expect(debug.stderr).toBe('ollm: chatty: warning: first line second line\nollm: chatty: info: details\n');
   });
 
+  it('stops on Ctrl-C (an aborted signal): exit 130, nothing written', async () => {
+    const out = join(folder.path, 'out.json');
+    writeFileSync(out, 'previous content');
+    const interrupt = new AbortController();
+    interrupt.abort();
+    const run = await runOllm(['--no-plugins', 'compact', sweAgentFixture, '--provider', 'placeholder', '--out', out], {
+      cwd: folder.path,
+      env,
+      registry: testRegistry(),
+      signal: interrupt.signal,
+    });
+    expect(run.code).toBe(130);
+    expect(run.stderr).toBe('ollm: interrupted; nothing was written\n');
+    expect(readFileSync(out, 'utf8')).toBe('previous content');
+  });
+
   it.each(['0', '-5', '120%', 'half', '12.5'])('exits 2 for --limit %s', async (limit) => {
     const run = await compact([sweAgentFixture, '--provider', 'identity', '--limit', limit]);
     expect(run.code).toBe(2);

@@ -16,6 +16,7 @@ export interface RunOptions {
   readonly env?: Record<string, string | undefined>;
   readonly registry?: ProviderRegistry;
   readonly isTTY?: boolean;
+  readonly signal?: AbortSignal;
 }
 
 /** Runs `ollm argv` in-process and captures what it printed. */
@@ -33,6 +34,7 @@ export async function runOllm(argv: readonly string[], options: RunOptions = {})
       cwd: options.cwd ?? process.cwd(),
       env: options.env ?? {},
       isTTY: options.isTTY ?? false,
+      ...(options.signal ? { signal: options.signal } : {}),
     },
     options.registry ? { registry: options.registry } : {},
   );

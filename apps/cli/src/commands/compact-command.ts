@@ -84,6 +84,7 @@ Examples:
           logdir,
           encoding: options.encoding as TokenEncoding,
           logger: createLogger(io, provider.name, globalOptions(command).debug),
+          ...(io.signal ? { abortSignal: io.signal } : {}),
           onConversation: (position, total) => {
             if (total > 1) spinner.update(`${provider.name}: conversation ${position + 1}/${total}`);
           },

@@ -31,6 +31,7 @@ export interface CompactTranscriptOptions {
   readonly logdir: string;
   readonly encoding: TokenEncoding;
   readonly logger: Logger;
+  readonly abortSignal?: AbortSignal;
   /** Called before each conversation, for progress display. */
   readonly onConversation?: (position: number, total: number) => void;
 }
@@ -55,8 +56,10 @@ export async function compactTranscript(options: CompactTranscriptOptions): Prom
     const limit = resolveLimit(options.limit, tokensBefore);
     const result = await compactWith(options.provider, conversation.messages, {
       config: { limit, logdir: options.logdir },
-      context: { tokens, logger: options.logger },
+      context: { tokens, logger: options.logger, ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}) },
     });
+    // Checked between conversations too: a rule-based provider finishes without looking at it.
+    options.abortSignal?.throwIfAborted();
     transcript = withConversationMessages(transcript, index, result.messages);
     reports.push({
       conversation: conversation.id,
