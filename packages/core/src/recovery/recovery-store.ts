@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sha256Hex } from '../digest/source-digest.js';
+import { InvalidArgumentError } from '../errors/invalid-argument-error.js';
 
 /** The folder under `logdir` where removed content is stored, one file per sha256. */
 export const RECOVERY_FOLDER = 'removed';
@@ -34,7 +35,11 @@ export function saveRemovedContent(logdir: string, content: string): SavedConten
   return { sha256, path };
 }
 
-/** Reads saved content back by its full sha256. */
+/** Reads saved content back by its full sha256 (64 hex digits). */
 export function readRemovedContent(logdir: string, sha256: string): string {
-  return readFileSync(join(logdir, RECOVERY_FOLDER, `${sha256}.txt`), 'utf8');
+  // The name becomes a path: anything but a sha256 (`../../secrets`) must not reach the disk.
+  if (!/^[0-9a-f]{64}$/i.test(sha256)) {
+    throw new InvalidArgumentError({ argument: 'sha256', message: `"${sha256}" is not a sha256 (64 hexadecimal digits)` });
+  }
+  return readFileSync(join(logdir, RECOVERY_FOLDER, `${sha256.toLowerCase()}.txt`), 'utf8');
 }
