@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { InvalidArgumentError } from '../errors/invalid-argument-error.js';
 import { RECOVERY_FOLDER, readRemovedContent, saveRemovedContent } from './recovery-store.js';
 
 let logdir: string;
@@ -50,6 +51,22 @@ describe('saveRemovedContent', () => {
   });
 
   it('reading an unknown sha256 is an error, not empty content', () => {
-    expect(() => readRemovedContent(logdir, '0'.repeat(64))).toThrow();
+    expect(() => readRemovedContent(logdir, '0'.repeat(64))).toThrow(/ENOENT/);
+  });
+
+  it('accepts an upper-case sha256 and refuses anything that is not one, before touching the disk', () => {
+    const saved = saveRemovedContent(logdir, 'secret-free content');
+    expect(readRemovedContent(logdir, saved.sha256.toUpperCase())).toBe('secret-free content');
+    writeFileSync(join(logdir, 'outside.txt'), 'must stay unreachable');
+    for (const name of ['../outside', `${saved.sha256.slice(0, 12)}`, `${saved.sha256}/../../outside`]) {
+      let thrown: unknown;
+      try {
+        readRemovedContent(logdir, name);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(InvalidArgumentError.isInstance(thrown)).toBe(true);
+      expect((thrown as InvalidArgumentError).argument).toBe('sha256');
+    }
   });
 });
