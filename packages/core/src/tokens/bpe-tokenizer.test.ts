@@ -48,5 +48,8 @@ describe('encodingForModel', () => {
     expect(encodingForModel('gpt-3.5-turbo')).toBe('cl100k_base');
     expect(encodingForModel('qwen2.5-coder:7b')).toBe('o200k_base');
     expect(encodingForModel(undefined)).toBe('o200k_base');
+    expect(encodingForModel('azure/gpt-4')).toBe('cl100k_base');
+    expect(encodingForModel('openai/gpt-4o')).toBe('o200k_base');
+    expect(encodingForModel('ft:gpt-3.5-turbo-0125:acme::abc123')).toBe('cl100k_base');
   });
 });

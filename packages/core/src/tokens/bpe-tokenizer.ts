@@ -38,7 +38,8 @@ export function createTokenizer(encoding: TokenEncoding = 'o200k_base'): Tokeniz
  */
 export function encodingForModel(model: string | undefined): TokenEncoding {
   if (!model) return 'o200k_base';
-  const name = model.toLowerCase();
+  // `openai/gpt-4`, `azure/gpt-4` (router prefixes) and `ft:gpt-3.5-turbo:org::id` (fine-tunes).
+  const name = (model.toLowerCase().split('/').pop() ?? '').replace(/^ft:/, '');
   if (/^(gpt-4o|gpt-4\.1|gpt-4\.5|gpt-5|o1|o3|o4|chatgpt-4o)/.test(name)) return 'o200k_base';
   if (/^(gpt-4|gpt-3\.5|text-embedding-ada|text-embedding-3)/.test(name)) return 'cl100k_base';
   return 'o200k_base';
