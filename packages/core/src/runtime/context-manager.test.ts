@@ -69,6 +69,20 @@ function failingStage(name: string, calls: { count: number }): ContextProvider {
   };
 }
 
+/** A model stage that returns its input unchanged, reporting `modelCalls` calls made. */
+function unchangedModelStage(modelCalls: number): ContextProvider {
+  return {
+    specificationVersion: 'v1',
+    name: 'unchanged',
+    description: 'saves nothing',
+    shouldCompress: () => true,
+    async compress(messages, config, context) {
+      const startedAt = performance.now();
+      return buildCompactionResult({ input: messages, output: messages, tokens: context.tokens, startedAt, limitations: ['nothing to do'], modelStats: { modelCalls, modelInputTokens: 0, modelOutputTokens: 0 } });
+    },
+  };
+}
+
 const unusedModel: LanguageModel = {
   specificationVersion: 'v1',
   provider: 'test',
@@ -154,6 +168,22 @@ describe('ContextManager', () => {
     expect(counts['compression-skipped']).toBeGreaterThan(0);
     // The window guard kept the conversation inside the window without the model.
     expect(counts.compressed).toBeGreaterThan(0);
+  });
+
+  it('counts a model stage that saved nothing as a failure only when it called the model', async () => {
+    for (const modelCalls of [0, 1]) {
+      const registry = new ProviderRegistry();
+      registry.register(unchangedModelStage(modelCalls));
+      const manager = new ContextManager({ contextSize: 3_000, registry, autoPipeline: 'unchanged', modelProviders: ['unchanged'], model: unusedModel });
+      const counts = record(manager);
+      for (let index = 0; index < 20; index += 1) {
+        addTurn(manager);
+        await manager.maybeCompress();
+      }
+      // Nothing to summarise costs nothing and is retried; paying for no saving opens the circuit.
+      expect(counts['circuit-open'] ?? 0, `modelCalls ${modelCalls}`).toBe(modelCalls === 0 ? 0 : 1);
+      expect(counts['compression-error'] ?? 0).toBe(0);
+    }
   });
 
   it('keeps the full record on disk whatever compression does', async () => {

@@ -30,6 +30,8 @@ export interface CompressionOutcome {
   readonly result: CompactionResult;
 }
 
+type StageAttempt = { kind: 'applied'; stage: AppliedStage } | { kind: 'no-saving'; modelCalls: number } | { kind: 'error' };
+
 interface RunStart {
   readonly checkpoints: Map<string, Checkpoint>;
   readonly hadConversation: boolean;
@@ -182,7 +184,7 @@ export class ContextManager {
     for (const stage of ruleStages) {
       if (!this.overTarget()) break;
       const attempt = await this.tryStage(stage);
-      if (attempt) applied.push(attempt);
+      if (attempt.kind === 'applied') applied.push(attempt.stage);
     }
     for (const stage of modelStages) {
       if (!this.overTarget()) break;
@@ -192,10 +194,15 @@ export class ContextManager {
         break;
       }
       const attempt = await this.tryStage(stage);
-      if (attempt) {
+      if (attempt.kind === 'applied') {
         this.breaker.recordSuccess();
-        applied.push(attempt);
-      } else if (this.breaker.recordFailure()) {
+        applied.push(attempt.stage);
+        continue;
+      }
+      // A stage that found nothing to summarise called no model: that is no model failure. One
+      // that paid for model calls and saved nothing is, or an empty-reply model would loop.
+      if (attempt.kind === 'no-saving' && attempt.modelCalls === 0) continue;
+      if (this.breaker.recordFailure()) {
         this.events.emit('circuit-open', { provider: stage.name, failures: this.breaker.consecutiveFailures, fallback: ruleStages.map((s) => s.name).join(',') || 'window-guard' });
       }
     }
@@ -205,23 +212,24 @@ export class ContextManager {
   }
 
   /** Runs one stage; a failure is reported as an event and leaves the context as it was. */
-  private async tryStage(provider: ContextProvider): Promise<AppliedStage | undefined> {
+  private async tryStage(provider: ContextProvider): Promise<StageAttempt> {
     try {
       const result = await this.run(provider);
       if (result.stats.tokensAfter >= result.stats.tokensBefore) {
-        this.events.emit('compression-skipped', { provider: provider.name, reason: 'the result was not smaller than its input' });
-        return undefined;
+        const why = result.limitations.length > 0 ? ` (${result.limitations.join('; ')})` : '';
+        this.events.emit('compression-skipped', { provider: provider.name, reason: `the result was not smaller than its input${why}` });
+        return { kind: 'no-saving', modelCalls: result.stats.modelCalls ?? 0 };
       }
       const stage = { provider: provider.name, result };
       this.applyStage(stage);
-      return stage;
+      return { kind: 'applied', stage };
     } catch (error) {
       this.events.emit('compression-error', {
         provider: provider.name,
         error: error instanceof Error ? error : new Error(String(error)),
         consecutiveFailures: this.breaker.consecutiveFailures + 1,
       });
-      return undefined;
+      return { kind: 'error' };
     }
   }
 
