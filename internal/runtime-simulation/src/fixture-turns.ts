@@ -21,6 +21,16 @@ export interface SourceTurn {
 
 /** Every turn of every conversation in `files`, in order; system messages are left out (the runtime owns the system prompt). */
 export async function readSourceTurns(files: readonly string[] = fixtureFiles()): Promise<SourceTurn[]> {
+  const key = files.join('\n');
+  let pending = parsed.get(key);
+  if (!pending) parsed.set(key, (pending = parseSourceTurns(files)));
+  return pending;
+}
+
+// Parsing the fixtures takes a while; runs in one process share the result (turns are immutable).
+const parsed = new Map<string, Promise<SourceTurn[]>>();
+
+async function parseSourceTurns(files: readonly string[]): Promise<SourceTurn[]> {
   const turns: SourceTurn[] = [];
   for (const file of files) {
     const { conversations } = await readTranscript(file);
@@ -39,19 +49,21 @@ export async function readSourceTurns(files: readonly string[] = fixtureFiles())
 }
 
 /**
- * `count` turns cycled from `turns`, each message with a fresh id (`turn-<n>-<i>`), fresh call
- * ids, and a timestamp one second after the previous message, so ids stay unique across cycles
- * and time runs forward.
+ * Turns `first` .. `first + count - 1` of `turns` cycled endlessly, each message with a fresh id
+ * (`turn-<n>-<i>`), fresh call ids, and a timestamp that grows with the turn number, so ids stay
+ * unique across cycles and across successive runs, and time runs forward.
  */
-export function* cycleTurns(turns: readonly SourceTurn[], count: number, start = Date.UTC(2026, 0, 1)): Generator<SourceTurn & { readonly index: number }> {
-  let second = 0;
-  for (let index = 0; index < count; index += 1) {
+export function* cycleTurns(
+  turns: readonly SourceTurn[],
+  count: number,
+  { first = 0, start = Date.UTC(2026, 0, 1) } = {},
+): Generator<SourceTurn & { readonly index: number }> {
+  for (let index = first; index < first + count; index += 1) {
     const turn = turns[index % turns.length]!;
     const suffix = `~t${index}`;
     const messages = turn.messages.map((message, position): Message => {
-      second += 1;
       const parts = message.parts.map((part): MessagePart => ('callId' in part ? { ...part, callId: part.callId + suffix } : part));
-      return { ...message, id: `turn-${index}-${position}`, parts, timestamp: new Date(start + second * 1000).toISOString() };
+      return { ...message, id: `turn-${index}-${position}`, parts, timestamp: new Date(start + (index * 100 + position) * 1000).toISOString() };
     });
     yield { index, source: turn.source, messages };
   }

@@ -31,7 +31,9 @@ export interface TurnsReport {
 
 export interface RunTurnsOptions {
   readonly turns: number;
-  /** Send the context to the model every `sendEvery` turns. Default 10. */
+  /** Number of the first turn, to continue an earlier run. Default 0. */
+  readonly firstTurn?: number;
+  /** Send the context to the model every `sendEvery` turns (0: never). Default 10. */
   readonly sendEvery?: number;
   /** Called after each turn (after compression), e.g. to assert invariants as the run goes. */
   readonly afterTurn?: (turn: number, session: SimulatedSession) => void;
@@ -52,7 +54,7 @@ export async function runTurns(session: SimulatedSession, options: RunTurnsOptio
   const reportedPromptTokens: number[] = [];
   const compressions: CompressionRecord[] = [];
   let currentSource = '';
-  for (const turn of cycleTurns(source, options.turns)) {
+  for (const turn of cycleTurns(source, options.turns, { first: options.firstTurn ?? 0 })) {
     if (turn.source !== currentSource) {
       currentSource = turn.source;
       manager.setGoal(`Resolve the task of ${turn.source}`);
@@ -75,7 +77,7 @@ export async function runTurns(session: SimulatedSession, options: RunTurnsOptio
     }
     contextTokens.push(manager.tokens.countMessages(manager.messagesForModel()));
     budgetTokens.push(manager.budget().totalTokens);
-    if ((turn.index + 1) % sendEvery === 0) reportedPromptTokens.push(await sendToModel(session));
+    if (sendEvery > 0 && (turn.index + 1) % sendEvery === 0) reportedPromptTokens.push(await sendToModel(session));
     options.afterTurn?.(turn.index, session);
   }
   return { turns: options.turns, added, contextTokens, budgetTokens, reportedPromptTokens, compressions };
