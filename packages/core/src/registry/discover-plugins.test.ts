@@ -158,6 +158,15 @@ describe('discoverPlugins in a throwaway project', () => {
   });
 });
 
+/** A plugin package being written right now may have a half-saved package.json: skip it. */
+function readManifest(path: string): { name: string; keywords?: unknown[] } | undefined {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as { name: string; keywords?: unknown[] };
+  } catch {
+    return undefined;
+  }
+}
+
 describe('discoverPlugins in this repository', () => {
   it('finds every @ollm/plugin-* package that exists on disk', async () => {
     const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
@@ -165,9 +174,9 @@ describe('discoverPlugins in this repository', () => {
     const onDisk = (existsSync(pluginsFolder) ? readdirSync(pluginsFolder) : [])
       .map((folder) => join(pluginsFolder, folder, 'package.json'))
       .filter((path) => existsSync(path))
-      .map((path) => JSON.parse(readFileSync(path, 'utf8')) as { name: string; keywords?: string[] })
-      .filter((manifest) => manifest.keywords?.includes(PLUGIN_KEYWORD))
-      .map((manifest) => manifest.name);
+      .map((path) => readManifest(path))
+      .filter((manifest) => Array.isArray(manifest?.keywords) && manifest.keywords.includes(PLUGIN_KEYWORD))
+      .map((manifest) => manifest!.name);
     const registry = new ProviderRegistry();
     // Load workspace plugins from their TypeScript sources, as the rest of the test suite does.
     const report = await discoverPlugins({ cwd: repositoryRoot, registry, conditions: ['ollm-source'] });
