@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ContextManager, checkpointOf, isCheckpointMessage, type ContextState } from '@ollm/core';
+import { startFakeModelServer, type FakeModelServer } from '@ollm/fake-model-server';
+import { runTurns } from './run-turns.js';
+import { createSimulatedSession, type SimulatedSession } from './simulated-session.js';
+import { createSimulationRegistry, SIMULATION_PIPELINE } from './simulation-registry.js';
+
+const CONTEXT_SIZE = 8_192;
+const PLAN = [
+  '[GOAL] Fix the ordering bug in the migration autodetector',
+  '[CHECKPOINT] Reproduce the bug - COMPLETED',
+  '[CHECKPOINT] Write the fix - IN PROGRESS',
+  '[DECISION] Keep the public API unchanged - LOCKED',
+  '[ARTIFACT] Modified django/db/migrations/autodetector.py',
+  '[NEXT] Run the migration tests',
+].join('\n');
+
+let server: FakeModelServer;
+let session: SimulatedSession;
+beforeAll(async () => {
+  server = await startFakeModelServer();
+  session = createSimulatedSession({ server, contextSize: CONTEXT_SIZE, sessionId: 'snapshots' });
+});
+afterAll(async () => {
+  session?.history.close();
+  await server?.close();
+});
+
+function checkpointsOf(state: ContextState) {
+  return state.messages.filter(isCheckpointMessage).map((message) => checkpointOf(message)!);
+}
+
+describe('snapshots through real goal-aware compressions', () => {
+  it('restores exactly the saved context: messages, aged checkpoints, goal, provider state', async () => {
+    const { manager } = session;
+    let turn = 0;
+    // Compress with goal-aware until checkpoints have aged (more than one level present).
+    while (new Set(checkpointsOf(manager.state()).map((checkpoint) => checkpoint.level)).size < 2) {
+      const report = await runTurns(session, { turns: 10, firstTurn: turn, sendEvery: 5 });
+      turn += 10;
+      if (turn === 10) manager.addMessage({ role: 'assistant', parts: [{ type: 'text', text: PLAN }] });
+      expect(report.turns).toBe(10);
+      expect(turn).toBeLessThan(400);
+    }
+    // The per-source goal of runTurns replaced the plan; set it again so the snapshot carries it.
+    manager.addMessage({ role: 'assistant', parts: [{ type: 'text', text: PLAN }] });
+    const saved = manager.createSnapshot('after goal-aware compressions');
+    const state = manager.state();
+    const sent = manager.messagesForModel();
+    expect(state.goal?.decisions).toEqual([{ description: 'Keep the public API unchanged', locked: true }]);
+    expect(checkpointsOf(state).length).toBeGreaterThanOrEqual(2);
+
+    // Move on: more compressions age the checkpoints, the goal changes.
+    const compressionsBefore = manager.compressionCount;
+    await runTurns(session, { turns: 60, firstTurn: turn, sendEvery: 0 });
+    turn += 60;
+    manager.setGoal('Something else entirely');
+    expect(manager.compressionCount).toBeGreaterThan(compressionsBefore);
+    expect(manager.state()).not.toEqual(state);
+
+    manager.restoreSnapshot(saved.id);
+    expect(manager.state()).toEqual(state);
+    expect(manager.messagesForModel()).toEqual(sent);
+    expect(checkpointsOf(manager.state())).toEqual(checkpointsOf(state));
+    expect(manager.goals.state).toEqual(state.goal);
+    expect(manager.compressionCount).toBe(compressionsBefore);
+
+    // A new manager (a restarted application) restores the same context from disk.
+    const restarted = new ContextManager({ contextSize: CONTEXT_SIZE, registry: createSimulationRegistry(), autoPipeline: SIMULATION_PIPELINE, snapshots: session.snapshots, sessionId: 'snapshots', model: session.model });
+    restarted.restoreSnapshot(saved.id);
+    expect(restarted.state()).toEqual(state);
+    expect(restarted.messagesForModel()).toEqual(sent);
+    // Token counts match; the budget may not, as calibration belongs to the model, not the snapshot.
+    expect(restarted.tokens.countMessages(restarted.messagesForModel())).toBe(manager.tokens.countMessages(sent));
+  });
+
+  it('an automatic snapshot taken before a goal-aware compression restores the context it replaced', async () => {
+    const { manager, events } = session;
+    const before = manager.state();
+    const outcome = await manager.compress('goal-aware');
+    expect(outcome.provider.split(',')[0]).toBe('goal-aware');
+    expect(manager.state()).not.toEqual(before);
+    const automatic = events.of('auto-snapshot-created').at(-1)!;
+    manager.restoreSnapshot(automatic.snapshotId);
+    expect(manager.state()).toEqual(before);
+    // And the restored context compresses again as usual.
+    await expect(manager.compress('goal-aware')).resolves.toMatchObject({ trigger: 'manual' });
+  });
+});
