@@ -113,7 +113,9 @@ async function compressMessages(
     ...(context.abortSignal ? { abortSignal: context.abortSignal } : {}),
   });
   const entries = renderSpan(messages, spanSet, span[0]!, anchor, tokens, config.maxToolResultTokens);
-  const summary = await summariser.summariseSpan(entries, Math.max(ultraTarget, newTarget - quoteTokens));
+  // A summary should compress: never ask for more than half of what the span holds.
+  const summaryTarget = Math.max(ultraTarget, Math.min(newTarget - quoteTokens, Math.floor(spanTokens / 2)));
+  const summary = await summariser.summariseSpan(entries, summaryTarget);
   if (summary === '') {
     return finish(messages, { limitations: ['goal-aware: the model returned an empty summary; it was discarded and the conversation is unchanged'] });
   }
