@@ -141,3 +141,19 @@ describe('goal-aware output targets and window', () => {
     expect(result.limitations.join('\n')).toMatch(/chunks/);
   });
 });
+
+describe('goal-aware cancellation', () => {
+  it('stops on an aborted signal before calling the model; the caller keeps its input', async () => {
+    const input = buildConversation(8);
+    const copy = structuredClone(input);
+    const controller = new AbortController();
+    controller.abort(new Error('user pressed ctrl-c'));
+    const error = await compactWith(createGoalAwareProvider(), input, {
+      config: { limit: 2000 },
+      context: { model: createModel(server, 'ollama'), abortSignal: controller.signal },
+    }).catch((caught: unknown) => caught);
+    expect(String(error)).toContain('ctrl-c');
+    expect(chatRequests(server)).toHaveLength(0);
+    expect(input).toEqual(copy);
+  });
+});
