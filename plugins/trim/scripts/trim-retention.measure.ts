@@ -25,19 +25,20 @@ function share(probes: string[], messages: readonly Message[], withPinned: boole
   return probes.filter((probe) => text.includes(probe)).length / probes.length;
 }
 
-/** Tokens trim may never remove: system, user and pinned messages, and tool calls. */
-function untouchable(messages: readonly Message[], tokens: TokenCounter): number {
-  let total = 0;
+/** Shares of the input trim never edits (system, user and pinned messages) and in tool calls (folded only when old and long). */
+function floors(messages: readonly Message[], tokens: TokenCounter): { protectedTokens: number; callTokens: number } {
+  let protectedTokens = 0;
+  let callTokens = 0;
   for (const message of messages) {
-    if (message.pinned || message.role === 'system' || message.role === 'user') total += tokens.countMessage(message);
-    else for (const part of message.parts) if (part.type === 'tool-call') total += tokens.countText(partText(part));
+    if (message.pinned || message.role === 'system' || message.role === 'user') protectedTokens += tokens.countMessage(message);
+    else for (const part of message.parts) if (part.type === 'tool-call') callTokens += tokens.countText(partText(part));
   }
-  return total;
+  return { protectedTokens, callTokens };
 }
 
 it(`measures trim at limit ${ratio} x tokens on ${folder}`, async () => {
   const context = createProviderContext();
-  const rows: { id: string; before: number; after: number; removed: number; under: boolean; all: number; noPinned: number; baseline: number; ms: number; floor: number }[] = [];
+  const rows: { id: string; before: number; after: number; removed: number; under: boolean; all: number; noPinned: number; baseline: number; ms: number; protectedShare: number; callShare: number; calls: number }[] = [];
   for (const name of readdirSync(folder).filter((file) => file.endsWith('.traj.json')).sort()) {
     const file = join(folder, name);
     const submission = String(JSON.parse(readFileSync(file, 'utf8')).info?.submission ?? '');
@@ -60,17 +61,19 @@ it(`measures trim at limit ${ratio} x tokens on ${folder}`, async () => {
       noPinned: share(all, result.messages, false),
       baseline: share(all, messages, false),
       ms: result.stats.timeMs,
-      floor: (100 * untouchable(messages, context.tokens)) / before,
+      protectedShare: (100 * floors(messages, context.tokens).protectedTokens) / before,
+      callShare: (100 * floors(messages, context.tokens).callTokens) / before,
+      calls: result.removed.filter((entry) => entry.kind === 'tool-call-input').length,
     });
   }
-  console.log('transcript            before   after  removed%  under  probes(all)  probes(no exit)  uncompressed(no exit)  untouchable%  ms');
+  console.log('transcript            before   after  removed%  under  probes(all)  probes(no exit)  uncompressed(no exit)  protected%  calls%  folded  ms');
   for (const row of rows) {
     console.log(
-      `${row.id.padEnd(20)} ${String(row.before).padStart(7)} ${String(row.after).padStart(7)} ${row.removed.toFixed(1).padStart(8)}  ${String(row.under).padEnd(5)}  ${(100 * row.all).toFixed(0).padStart(10)}%  ${(100 * row.noPinned).toFixed(0).padStart(14)}%  ${(100 * row.baseline).toFixed(0).padStart(20)}%  ${row.floor.toFixed(1).padStart(11)}%  ${row.ms.toFixed(0)}`,
+      `${row.id.padEnd(20)} ${String(row.before).padStart(7)} ${String(row.after).padStart(7)} ${row.removed.toFixed(1).padStart(8)}  ${String(row.under).padEnd(5)}  ${(100 * row.all).toFixed(0).padStart(10)}%  ${(100 * row.noPinned).toFixed(0).padStart(14)}%  ${(100 * row.baseline).toFixed(0).padStart(20)}%  ${row.protectedShare.toFixed(1).padStart(9)}%  ${row.callShare.toFixed(1).padStart(5)}%  ${String(row.calls).padStart(6)}  ${row.ms.toFixed(0)}`,
     );
   }
   console.log(
-    `median removed ${median(rows.map((row) => row.removed)).toFixed(1)}%, under limit ${rows.filter((row) => row.under).length}/${rows.length}, median untouchable ${median(rows.map((row) => row.floor)).toFixed(1)}%, ` +
+    `median removed ${median(rows.map((row) => row.removed)).toFixed(1)}%, under limit ${rows.filter((row) => row.under).length}/${rows.length}, median protected ${median(rows.map((row) => row.protectedShare)).toFixed(1)}% and in tool calls ${median(rows.map((row) => row.callShare)).toFixed(1)}% of the input, ` +
       `median probe share ${(100 * median(rows.map((row) => row.all))).toFixed(0)}% (without the pinned exit message ${(100 * median(rows.map((row) => row.noPinned))).toFixed(0)}%, mean ${(100 * rows.reduce((sum, row) => sum + row.noPinned, 0) / rows.length).toFixed(0)}%)`,
   );
   expect(rows.length).toBeGreaterThan(0);

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { createProviderContext, findIntegrityViolations, messageText, resolveCompressionConfig, sha256Hex, type Message } from '@ollm/core';
 import { readTranscript } from '@ollm/transcripts';
 import { describe, expect, it } from 'vitest';
-import trim from './index.js';
+import trim, { isFoldedToolCall, rawToolCallInput } from './index.js';
 
 const repositoryRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const repositoryFolder = join(repositoryRoot, 'fixtures', 'swe-agent-django');
@@ -31,6 +31,8 @@ function isPieceOf(original: Message, kind: string, content: string): boolean {
       return original.parts.some((part) => part.type === 'tool-result' && part.output === content);
     case 'assistant-text':
       return messageText(original) === content;
+    case 'tool-call-input':
+      return original.parts.some((part) => part.type === 'tool-call' && rawToolCallInput(part) === content);
     case 'reasoning':
       return original.parts.some((part) => (part.type === 'reasoning' && part.text === content) || (part.type === 'text' && part.text.includes(content)));
     default:
@@ -53,6 +55,11 @@ async function checkTranscript(file: string): Promise<void> {
   const output = new Map(result.messages.map((message) => [message.id, message]));
   for (const message of messages) {
     if (message.role === 'user' || message.role === 'system' || message.pinned) expect(output.get(message.id)).toBe(message);
+  }
+
+  // A folded call keeps its input's shape, and its raw arguments (what writers emit) say the same.
+  for (const message of result.messages) {
+    for (const part of message.parts) if (part.type === 'tool-call' && isFoldedToolCall(part) && part.rawInput !== undefined) expect(JSON.parse(part.rawInput)).toEqual(part.input);
   }
 
   const byId = new Map(messages.map((message) => [message.id, message]));

@@ -37,14 +37,15 @@ export function describeToolCall(call: ToolCallPart | undefined): string | undef
   return call.rawInput ?? (input === undefined ? undefined : JSON.stringify(input));
 }
 
-function shorten(line: string, limit: number): string {
+/** `line` cut at `limit` characters, saying how many were cut. */
+export function shortenLine(line: string, limit: number): string {
   return line.length <= limit ? line : `${line.slice(0, limit)}… (${line.length - limit} more characters)`;
 }
 
 /** First line of a command, capped: heredocs that write whole files stay in the call itself. */
 function commandLine(command: string, limit: number): string {
   const lines = command.split('\n');
-  const first = shorten(lines[0]!, limit);
+  const first = shortenLine(lines[0]!, limit);
   return lines.length > 1 ? `${first} … (${lines.length - 1} more lines)` : first;
 }
 
@@ -72,9 +73,9 @@ function render(input: ToolResultPlaceholderInput, removedTokens: number, origin
   const text = [
     `${PLACEHOLDER_PREFIX} \`${name}\` output truncated: ${removedTokens} of ${originalTokens} tokens removed (${lineCount} lines${returnCode !== undefined ? `, exit code ${returnCode}` : ''}).` +
       (command !== undefined ? ` Command: ${commandLine(command, previewLineCharacters)}` : ''),
-    ...(head.length > 0 ? ['First lines:', ...head.map((line) => `  ${shorten(line, previewLineCharacters)}`)] : []),
+    ...(head.length > 0 ? ['First lines:', ...head.map((line) => `  ${shortenLine(line, previewLineCharacters)}`)] : []),
     ...(omitted > 0 ? [`  … ${omitted} more lines …`] : []),
-    ...(tail.length > 0 ? ['Last lines:', ...tail.map((line) => `  ${shorten(line, previewLineCharacters)}`)] : []),
+    ...(tail.length > 0 ? ['Last lines:', ...tail.map((line) => `  ${shortenLine(line, previewLineCharacters)}`)] : []),
     stored.path !== undefined
       ? `Full output saved to ${stored.path}; read it back with: ollm recover ${shortSha}`
       : `Full output NOT saved (no logdir configured), so it cannot be recovered (sha256 ${shortSha}).`,

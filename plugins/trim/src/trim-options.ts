@@ -19,6 +19,13 @@ export interface TrimOptions {
    * the threshold halved each pass, down to this floor (tokens). Default 100; set `additionalPasses: false` to stop after phase 3.
    */
   readonly minToolResultTokens?: number;
+  /**
+   * Tool-call inputs over this (tokens) in messages older than `reasoningStripAgeThreshold` are
+   * folded while over the limit (never without a limit). Default 400.
+   */
+  readonly maxToolCallTokens?: number;
+  /** Floor of the tool-call threshold, halved in each additional pass. Default 100. */
+  readonly minToolCallTokens?: number;
   readonly additionalPasses?: boolean;
 }
 
@@ -31,6 +38,8 @@ export interface ResolvedTrimOptions {
   readonly extractiveMinTokens: number;
   readonly extractiveKeepRatio: number;
   readonly minToolResultTokens: number;
+  readonly maxToolCallTokens: number;
+  readonly minToolCallTokens: number;
   readonly additionalPasses: boolean;
 }
 
@@ -40,6 +49,8 @@ export const TRIM_DEFAULTS = {
   extractiveMinTokens: 200,
   extractiveKeepRatio: 0.4,
   minToolResultTokens: 100,
+  maxToolCallTokens: 400,
+  minToolCallTokens: 100,
   additionalPasses: true,
 } as const;
 
@@ -52,6 +63,8 @@ const NUMBER_KEYS: readonly NumberKey[] = [
   'extractiveMinTokens',
   'extractiveKeepRatio',
   'minToolResultTokens',
+  'maxToolCallTokens',
+  'minToolCallTokens',
 ];
 
 /** Reads trim's keys from `extraConfig.trim` (preferred, safe in pipelines) or flat `extraConfig`. */

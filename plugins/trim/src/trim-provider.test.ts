@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createProviderContext, findIntegrityViolations, messageText, resolveCompressionConfig, type Message } from '@ollm/core';
 import { describe, expect, it } from 'vitest';
-import trim, { additionalPassThresholds, createTrimProvider, resolveTrimOptions } from './index.js';
+import trim, { additionalPassThresholds, additionalPassToolCallThreshold, createTrimProvider, resolveTrimOptions } from './index.js';
 import { ConversationBuilder, numberedLines } from './test-support/conversation-builder.js';
 
 const context = createProviderContext();
@@ -68,6 +68,31 @@ describe('trim provider', () => {
     ]);
     expect(result.limitations.join('\n')).toContain('still over the limit');
     expect(additionalPassThresholds(resolveTrimOptions({}, resolveCompressionConfig()))).toEqual([1000, 500, 250, 125, 100]);
+  });
+
+  it('folds old tool-call inputs only to reach a limit, lowering their threshold in the extra passes', async () => {
+    const script = (file: string, lines: number) => `cat > /testbed/${file} << 'EOF'\n${numberedLines(lines, file)}\nEOF`;
+    const messages = new ConversationBuilder()
+      .system('You are a coding agent.')
+      .user('Fix it.')
+      .toolRound(script('reproduce.py', 80), 'OK')
+      .toolRound(script('check.py', 25), 'OK')
+      .toolRound('ls', 'a.py')
+      .toolRound('ls', 'a.py')
+      .assistant('Done.')
+      .build();
+    const folds = (result: { removed: readonly { messageId: string; kind: string }[] }) =>
+      result.removed.filter((entry) => entry.kind === 'tool-call-input').map((entry) => entry.messageId);
+    expect(folds(await trim.compress(messages, resolveCompressionConfig(), context))).toEqual([]);
+    const limited = await trim.compress(messages, resolveCompressionConfig({ limit: 10 }), context);
+    expect(findIntegrityViolations(messages, limited, context.tokens)).toEqual([]);
+    // reproduce.py (about 700 tokens) in phase 3; check.py (about 250) in the first extra pass, at 200.
+    expect(folds(limited)).toEqual(['m2', 'm4']);
+    expect(limited.limitations.join('\n')).toContain('tool calls of 100 tokens or fewer, reasoning, assistant text and tool calls in the last 5 messages');
+    const config = resolveCompressionConfig({ limit: 10, extraConfig: { trim: { maxToolCallTokens: 100_000 } } });
+    expect(folds(await trim.compress(messages, config, context))).toEqual([]);
+    const resolved = resolveTrimOptions({}, resolveCompressionConfig());
+    expect([0, 1, 2, 3, 4].map((pass) => additionalPassToolCallThreshold(resolved, pass))).toEqual([200, 100, 100, 100, 100]);
   });
 
   it('explains a limit it cannot reach, the missing logdir and the low saving', async () => {

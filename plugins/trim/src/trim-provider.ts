@@ -11,6 +11,7 @@ import {
   type ProviderContext,
 } from '@ollm/core';
 import { compressAssistantMessages } from './compress-assistant-messages.js';
+import { foldToolCallInputs } from './fold-tool-call-inputs.js';
 import { stripReasoning } from './strip-reasoning.js';
 import { resolveTrimOptions, type ResolvedTrimOptions, type TrimOptions } from './trim-options.js';
 import { TrimWorkspace } from './trim-workspace.js';
@@ -38,7 +39,16 @@ export function additionalPassThresholds(options: ResolvedTrimOptions): number[]
   return thresholds;
 }
 
-/** Tokens trim can never remove: system, user and pinned messages, and tool calls. */
+/**
+ * The tool-call threshold of additional pass `pass` (0 first): `maxToolCallTokens` halved once
+ * per pass, not below `minToolCallTokens` (nor above `maxToolCallTokens`).
+ */
+export function additionalPassToolCallThreshold(options: ResolvedTrimOptions, pass: number): number {
+  const halved = Math.floor(options.maxToolCallTokens / 2 ** (pass + 1));
+  return Math.min(options.maxToolCallTokens, Math.max(options.minToolCallTokens, halved));
+}
+
+/** Tokens trim can never remove (system, user and pinned messages), and those left in tool calls. */
 function untouchableTokens(workspace: TrimWorkspace): { messages: number; toolCalls: number } {
   let messages = 0;
   let toolCalls = 0;
@@ -66,10 +76,13 @@ function describeLimitations(workspace: TrimWorkspace, tokensBefore: number, opt
   const after = workspace.totalTokens;
   if (workspace.overLimit) {
     const floor = untouchableTokens(workspace);
-    const smallestOutput = options.additionalPasses ? Math.min(options.minToolResultTokens, options.maxToolResultTokens) : options.maxToolResultTokens;
+    const passes = additionalPassThresholds(options);
+    const smallestOutput = passes.at(-1) ?? options.maxToolResultTokens;
+    const smallestCall = passes.length > 0 ? additionalPassToolCallThreshold(options, passes.length - 1) : options.maxToolCallTokens;
+    const recent = options.reasoningStripAgeThreshold;
     limitations.push(
-      `still over the limit: ${after} tokens for a limit of ${workspace.limit}; ${floor.messages} tokens are in system, user and pinned messages and ${floor.toolCalls} in tool calls, which trim never edits; ` +
-        `tool outputs of ${smallestOutput} tokens or fewer, reasoning and assistant text in the last ${options.reasoningStripAgeThreshold} messages, and assistant text of ${options.extractiveMinTokens} tokens or fewer are kept as they are; use the summarize provider (/compact summarize) to go further`,
+      `still over the limit: ${after} tokens for a limit of ${workspace.limit}; ${floor.messages} tokens are in system, user and pinned messages, which trim never edits, and ${floor.toolCalls} in tool calls; ` +
+        `tool outputs of ${smallestOutput} tokens or fewer, tool calls of ${smallestCall} tokens or fewer, reasoning, assistant text and tool calls in the last ${recent} messages, and assistant text of ${options.extractiveMinTokens} tokens or fewer are kept as they are; use the summarize provider (/compact summarize) to go further`,
     );
   }
   const saved = tokensBefore - after;
@@ -90,7 +103,8 @@ export function createTrimProvider(options: TrimOptions = {}): ContextProvider {
   return {
     specificationVersion: 'v1',
     name: 'trim',
-    description: 'Rule-based, no model: strips old reasoning, truncates the largest tool outputs (saved for recovery), compresses long old assistant messages extractively',
+    description:
+      'Rule-based, no model: strips old reasoning, truncates the largest tool outputs and folds long old tool-call inputs (saved for recovery), compresses long old assistant messages extractively',
 
     shouldCompress(messages: readonly Message[], config: CompressionConfig, context?: ProviderContext): boolean {
       if (config.limit === undefined) return false;
@@ -110,6 +124,9 @@ export function createTrimProvider(options: TrimOptions = {}): ContextProvider {
       context?.abortSignal?.throwIfAborted();
       let truncated = truncateToolResults(workspace, calls, { threshold: resolved.maxToolResultTokens, ...preview });
       context?.abortSignal?.throwIfAborted();
+      const foldOptions = { ageThreshold: resolved.reasoningStripAgeThreshold, previewLineCharacters: resolved.previewLineCharacters };
+      let folded = foldToolCallInputs(workspace, { threshold: resolved.maxToolCallTokens, ...foldOptions });
+      context?.abortSignal?.throwIfAborted();
       const extracted = compressAssistantMessages(workspace, {
         ageThreshold: resolved.reasoningStripAgeThreshold,
         minTokens: resolved.extractiveMinTokens,
@@ -117,13 +134,18 @@ export function createTrimProvider(options: TrimOptions = {}): ContextProvider {
       });
       // Extra passes reach many small outputs, so their placeholders keep one head and one tail line.
       const shortPreview = { ...preview, previewLines: Math.min(resolved.previewLines, ADDITIONAL_PASS_PREVIEW_LINES) };
-      for (const threshold of additionalPassThresholds(resolved)) {
+      let callThreshold = resolved.maxToolCallTokens;
+      for (const [pass, threshold] of additionalPassThresholds(resolved).entries()) {
         if (!workspace.overLimit) break;
         context?.abortSignal?.throwIfAborted();
         truncated += truncateToolResults(workspace, calls, { threshold, ...shortPreview });
+        // The same threshold again would only meet the calls already judged not worth folding.
+        const nextCallThreshold = additionalPassToolCallThreshold(resolved, pass);
+        if (nextCallThreshold < callThreshold) folded += foldToolCallInputs(workspace, { threshold: nextCallThreshold, ...foldOptions });
+        callThreshold = nextCallThreshold;
       }
       context?.logger.debug(
-        `trim: ${reasoning} reasoning stripped, ${truncated} tool outputs truncated, ${extracted} messages compressed; ${tokensBefore} -> ${workspace.totalTokens} tokens`,
+        `trim: ${reasoning} reasoning stripped, ${truncated} tool outputs truncated, ${folded} tool calls folded, ${extracted} messages compressed; ${tokensBefore} -> ${workspace.totalTokens} tokens`,
       );
       return buildCompactionResult({
         input: messages,

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { MESSAGE_OVERHEAD_TOKENS, RECOVERY_FOLDER, saveRemovedContent, sha256Hex, type Message, type RemovedContent, type TokenCounter, type ToolResultPart } from '@ollm/core';
+import { MESSAGE_OVERHEAD_TOKENS, RECOVERY_FOLDER, saveRemovedContent, sha256Hex, type Message, type RemovedContent, type TokenCounter, type ToolCallPart, type ToolResultPart } from '@ollm/core';
 
 /** Where a removed piece went: its sha256 and, when a logdir was given, the saved file. */
 export interface RecordedRemoval {
@@ -21,6 +21,7 @@ export class TrimWorkspace {
   private total: number;
   // Each pass looks at every tool output again; counting one costs as much as the output is long.
   private readonly outputTokens = new WeakMap<ToolResultPart, number>();
+  private readonly callInputTokens = new WeakMap<ToolCallPart, number>();
 
   constructor(input: readonly Message[], tokens: TokenCounter, logdir: string | undefined, limit: number | undefined) {
     this.messages = [...input];
@@ -43,6 +44,16 @@ export class TrimWorkspace {
       const alone = message.parts.length === 1 && message.parts[0] === part && !message.name;
       count = alone ? this.tokens.countMessage(message) - MESSAGE_OVERHEAD_TOKENS : this.tokens.countText(part.output);
       this.outputTokens.set(part, count);
+    }
+    return count;
+  }
+
+  /** Tokens of a tool call's arguments as the model sees them (`rawInput`, else the JSON of `input`), counted once per part. */
+  countToolCallInput(part: ToolCallPart, raw: string): number {
+    let count = this.callInputTokens.get(part);
+    if (count === undefined) {
+      count = this.tokens.countText(raw);
+      this.callInputTokens.set(part, count);
     }
     return count;
   }
