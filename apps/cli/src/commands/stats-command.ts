@@ -68,7 +68,7 @@ Examples:
       const count = entries.length === 1 ? '1 conversation' : `${entries.length} conversations`;
       const sections = [`${file} (${transcript.format}, ${count})`];
       if (entries.length > 1) sections.push(render.renderConversationTable(entries), 'Summed over all conversations:');
-      sections.push(render.renderBreakdown(total), render.countingNote(encoding));
+      sections.push(render.renderBreakdown(total, entries.length > 1), render.countingNote(encoding));
       io.stdout.write(`${sections.join('\n\n')}\n`);
     });
 }

@@ -13,8 +13,8 @@ const kindLabels: Record<ContentKind, string> = {
   files: 'files',
 };
 
-/** The breakdown table of one conversation or of a sum of them. */
-export function renderBreakdown(stats: ConversationStats): string {
+/** The breakdown table of one conversation or, with `summed`, of a sum of them. */
+export function renderBreakdown(stats: ConversationStats, summed = false): string {
   const roles = (Object.keys(stats.messagesByRole) as MessageRole[])
     .filter((role) => stats.messagesByRole[role] > 0)
     .map((role) => `${role} ${formatInteger(stats.messagesByRole[role])}`);
@@ -34,7 +34,8 @@ export function renderBreakdown(stats: ConversationStats): string {
   const largest = stats.largestToolResult;
   if (largest) {
     const name = largest.name ? `, ${largest.name}` : '';
-    lines.push('', `Largest tool result: ${formatInteger(largest.tokens)} tokens (message ${largest.messageId}, call ${largest.callId}${name})`);
+    const where = summed ? `conversation ${largest.conversationId}, ` : '';
+    lines.push('', `Largest tool result: ${formatInteger(largest.tokens)} tokens (${where}message ${largest.messageId}, call ${largest.callId}${name})`);
   }
   return lines.join('\n');
 }
@@ -56,7 +57,7 @@ export function renderConversationTable(entries: readonly { id: string; stats: C
 
 export function countingNote(encoding: string): string {
   return (
-    `Tokens: ${encoding}. Each kind counts its parts' text alone; total is TokenCounter.countMessages, ` +
+    `Tokens: ${encoding}. Each kind counts its parts' text alone; the total is TokenCounter.countMessages,\n` +
     'which adds 4 tokens per message and 3 per tool call (the overhead row, with author names).'
   );
 }
