@@ -13,7 +13,10 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 // The model exists only once the server listens, so the context is read per run.
+// One limit ratio: a restart replaces the whole conversation whatever the limit, so a second
+// ratio would re-run the same model calls on every fixture.
 runProviderConformance(() => createSummarizeProvider({ modelContextTokens: 8192 }), {
   numRuns: 10,
+  limitRatios: [0.5],
   context: (): Partial<ProviderContext> => ({ model }),
 });

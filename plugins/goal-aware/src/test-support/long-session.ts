@@ -27,10 +27,10 @@ export async function* fixtureTurns(file: string): AsyncGenerator<Message[]> {
   const messages = conversations[0]!.messages.filter((message) => message.role !== 'system');
   const groups = toolGroups(messages);
   const turns: Message[][] = [];
-  for (const [position, message] of messages.entries()) {
-    if (groups[position]![0] === position) turns.push(groups[position]!.map((member) => messages[member]!));
-    void message;
-  }
+  // A group is yielded once, at its first message.
+  groups.forEach((group, position) => {
+    if (group[0] === position) turns.push(group.map((member) => messages[member]!));
+  });
   for (let pass = 0; ; pass += 1) {
     for (const turn of turns) yield pass === 0 ? turn : turn.map((message) => renamed(message, `~${pass}`));
   }
