@@ -15,3 +15,5 @@ export {
 export type { CompressionRecord, RunTurnsOptions, TurnsReport } from './run-turns.js';
 export { runTurns } from './run-turns.js';
 export { median } from './median.js';
+export type { AppendTiming } from './append-timing.js';
+export { timeAppends, writeSessionFile } from './append-timing.js';
