@@ -23,6 +23,7 @@ describe('reportError: the one mapping of errors to exit codes', () => {
     ['a usage error', new CommanderError(1, 'commander.unknownOption', "error: unknown option '--x'"), ExitCode.badInput],
     ['help shown', new CommanderError(0, 'commander.helpDisplayed', '(outputHelp)'), ExitCode.ok],
     ['an unreachable model', new ModelUnavailableError({ provider: 'ollama', baseURL: 'http://127.0.0.1:11434', hint: 'start it with `ollama serve`' }), ExitCode.modelUnreachable],
+    ['a model-based provider without a model', new OllmError({ code: 'no-model', message: 'summarize needs a model' }), ExitCode.badInput],
     ['any model-unavailable OllmError', new OllmError({ code: 'model-unavailable', message: 'down' }), ExitCode.modelUnreachable],
     ['a broken integrity rule', new InvalidProviderOutputError({ provider: 'p', rule: 'order-kept', detail: 'moved' }), ExitCode.failure],
     ['a provider crash', new ProviderExecutionError({ provider: 'p', cause: new Error('boom') }), ExitCode.failure],

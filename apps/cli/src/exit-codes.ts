@@ -39,6 +39,9 @@ export async function reportError(error: unknown, cwd: string): Promise<ErrorRep
   if (core.NoSuchProviderError.isInstance(error) || core.InvalidArgumentError.isInstance(error) || core.InvalidConfigError.isInstance(error)) {
     return { exitCode: ExitCode.badInput, message: error.message };
   }
+  if (core.OllmError.isInstance(error) && error.code === 'no-model') {
+    return { exitCode: ExitCode.badInput, message: `${error.message} (ollm compact: --model NAME; --host URL for another Ollama, --api openai --base-url URL for other servers)` };
+  }
   if (core.OllmError.isInstance(error) && error.code === 'model-unavailable') {
     return { exitCode: ExitCode.modelUnreachable, message: error.message };
   }

@@ -134,6 +134,31 @@ describe.skipIf(!fixturesPresent)('ollm compact', () => {
     expect(readFileSync(out, 'utf8')).toBe('previous content');
   });
 
+  it('hands --model to the provider as context.model (Ollama by default, OpenAI with --api openai)', async () => {
+    const seen: string[] = [];
+    const modelReader: ContextProvider = {
+      specificationVersion: 'v1',
+      name: 'model-reader',
+      description: 'Records the model it was given (tests)',
+      shouldCompress: () => false,
+      async compress(messages, _config, context) {
+        seen.push(`${context.model?.provider}/${context.model?.modelId}`);
+        return buildCompactionResult({ input: messages, output: messages, tokens: context.tokens, startedAt: performance.now() });
+      },
+    };
+    const registry = testRegistry();
+    registry.register(modelReader);
+    const options = { cwd: folder.path, env, registry };
+    const base = ['--no-plugins', 'compact', sweAgentFixture, '--provider', 'model-reader', '--json'];
+    expect((await runOllm([...base, '--model', 'qwen2.5:7b', '--host', 'http://127.0.0.1:9'], options)).code).toBe(0);
+    expect((await runOllm([...base, '--model', 'gpt-4o-mini', '--api', 'openai'], options)).code).toBe(0);
+    expect((await runOllm(base, options)).code).toBe(0);
+    expect(seen).toEqual(['ollama/qwen2.5:7b', 'openai/gpt-4o-mini', 'undefined/undefined']);
+    const badApi = await runOllm([...base, '--model', 'x', '--api', 'grpc'], options);
+    expect(badApi.code).toBe(2);
+    expect(badApi.stderr).toBe('ollm: Unknown --api "grpc". APIs: ollama, openai.\n');
+  });
+
   it.each(['0', '-5', '120%', 'half', '12.5'])('exits 2 for --limit %s', async (limit) => {
     const run = await compact([sweAgentFixture, '--provider', 'identity', '--limit', limit]);
     expect(run.code).toBe(2);

@@ -7,6 +7,7 @@ import { formatCompactSummary } from '../compact/compact-summary.js';
 import { buildCompactionReport } from '../compact/compaction-report.js';
 import { displayPath, oneLine } from '../exit-codes.js';
 import { startSpinner } from '../output/progress-spinner.js';
+import { createLanguageModel, MODEL_APIS, type ModelApi } from '../model/create-language-model.js';
 import { DEFAULT_LIMIT, parseLimit } from '../parse-limit.js';
 import { resolveLogdir } from '../ollm-home.js';
 import { loadProviders } from '../plugins.js';
@@ -21,6 +22,10 @@ interface CompactOptions {
   readonly json?: boolean;
   readonly conversation?: string;
   readonly encoding: string;
+  readonly model?: string;
+  readonly host?: string;
+  readonly baseUrl?: string;
+  readonly api: string;
 }
 
 export function registerCompactCommand(program: Command, context: CommandContext): void {
@@ -36,6 +41,10 @@ export function registerCompactCommand(program: Command, context: CommandContext
     .option('--json', 'print a JSON report; without --out the transcript is not written (dry run)')
     .option('--conversation <id>', 'compact only this conversation of a multi-conversation file (the others are kept)')
     .option('--encoding <encoding>', 'BPE encoding to count with (o200k_base, cl100k_base)', 'o200k_base')
+    .option('--model <name>', 'model for model-based providers (summarize, goal-aware), e.g. qwen2.5:7b')
+    .option('--api <api>', 'model server protocol: ollama or openai', 'ollama')
+    .option('--host <url>', 'Ollama host (default: $OLLM_HOST or http://127.0.0.1:11434)')
+    .option('--base-url <url>', 'OpenAI-compatible base URL, with --api openai (default: $OPENAI_BASE_URL; key: $OPENAI_API_KEY)')
     .addHelpText(
       'after',
       `
@@ -50,7 +59,8 @@ limitations, timeMs}; for files with several conversations, totals plus a "conve
 Examples:
   $ ollm compact session.traj.json > small.traj.json
   $ ollm compact session.traj.json --provider mask,trim --limit 8000 --out small.traj.json
-  $ ollm compact gpt-4o-airline.json --limit 40% --json --out small.json`,
+  $ ollm compact gpt-4o-airline.json --limit 40% --json --out small.json
+  $ ollm compact session.traj.json --provider trim,summarize --model qwen2.5:7b`,
     )
     .action(async (file: string, options: CompactOptions, command: Command) => {
       const { io } = context;
@@ -62,6 +72,9 @@ Examples:
       if (options.encoding !== 'o200k_base' && options.encoding !== 'cl100k_base') {
         throw new core.InvalidArgumentError({ argument: 'encoding', message: `Unknown encoding "${options.encoding}". Encodings: o200k_base, cl100k_base.` });
       }
+      if (!(MODEL_APIS as readonly string[]).includes(options.api)) {
+        throw new core.InvalidArgumentError({ argument: 'api', message: `Unknown --api "${options.api}". APIs: ${MODEL_APIS.join(', ')}.` });
+      }
       const transcript = await readInputTranscript(io, file, options.format);
       const conversations = await selectConversations(transcript, options.conversation);
       const { registry } = await loadProviders({
@@ -71,6 +84,15 @@ Examples:
       });
       const provider = registry.get(options.provider);
       const logdir = resolveLogdir(io, options.logdir);
+      const model = options.model
+        ? await createLanguageModel({
+            io,
+            api: options.api as ModelApi,
+            model: options.model,
+            ...(options.host ? { host: options.host } : {}),
+            ...(options.baseUrl ? { baseURL: options.baseUrl } : {}),
+          })
+        : undefined;
       // Loads @ollm/core's host and @ollm/transcripts: only when compacting.
       const { compactTranscript } = await import('../compact/compact-transcript.js');
       const spinner = startSpinner(io, `${provider.name}: compacting`);
@@ -85,6 +107,7 @@ Examples:
           encoding: options.encoding as TokenEncoding,
           logger: createLogger(io, provider.name, globalOptions(command).debug),
           ...(io.signal ? { abortSignal: io.signal } : {}),
+          ...(model ? { model } : {}),
           onConversation: (position, total) => {
             if (total > 1) spinner.update(`${provider.name}: conversation ${position + 1}/${total}`);
           },

@@ -3,6 +3,7 @@ import {
   createTokenizer,
   TokenCounter,
   type ContextProvider,
+  type LanguageModel,
   type Logger,
   type RemovedContent,
   type TokenEncoding,
@@ -32,6 +33,8 @@ export interface CompactTranscriptOptions {
   readonly encoding: TokenEncoding;
   readonly logger: Logger;
   readonly abortSignal?: AbortSignal;
+  /** For model-based providers; `--model`. */
+  readonly model?: LanguageModel;
   /** Called before each conversation, for progress display. */
   readonly onConversation?: (position: number, total: number) => void;
 }
@@ -56,7 +59,12 @@ export async function compactTranscript(options: CompactTranscriptOptions): Prom
     const limit = resolveLimit(options.limit, tokensBefore);
     const result = await compactWith(options.provider, conversation.messages, {
       config: { limit, logdir: options.logdir },
-      context: { tokens, logger: options.logger, ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}) },
+      context: {
+        tokens,
+        logger: options.logger,
+        ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}),
+        ...(options.model ? { model: options.model } : {}),
+      },
     });
     // Checked between conversations too: a rule-based provider finishes without looking at it.
     options.abortSignal?.throwIfAborted();
