@@ -12,6 +12,8 @@ export interface BenchMode {
   readonly compactionRepetitions: number;
   readonly largestRepetitions: number;
   readonly goalAwareTurns: number;
+  /** Automatic pipelines the goal-aware session runs with, one session each. */
+  readonly goalAwarePipelines: readonly string[];
   readonly goalAwareContextSize: number;
   readonly historySizes: readonly number[];
   readonly historyAppends: number;
@@ -25,9 +27,10 @@ export const FULL_MODE: BenchMode = {
   appendSizes: [100, 1_000, 10_000, 100_000],
   appendsPerSize: 200,
   targets: [0.5, 0.25],
-  compactionRepetitions: 1,
+  compactionRepetitions: 3,
   largestRepetitions: 5,
   goalAwareTurns: 1_000,
+  goalAwarePipelines: ['goal-aware', 'mask,code-aware,trim,goal-aware'],
   goalAwareContextSize: 16_384,
   historySizes: [100, 100_000],
   historyAppends: 200,
@@ -45,6 +48,7 @@ export const QUICK_MODE: BenchMode = {
   compactionRepetitions: 1,
   largestRepetitions: 1,
   goalAwareTurns: 100,
+  goalAwarePipelines: ['goal-aware'],
   goalAwareContextSize: 16_384,
   historySizes: [100, 1_000],
   historyAppends: 20,

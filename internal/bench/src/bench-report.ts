@@ -30,7 +30,7 @@ export interface BenchReport {
     readonly largest: { readonly conversation: string; readonly tokensBefore: number; readonly repetitions: number; readonly cases: readonly CompactionCase[] };
     readonly cases: readonly CompactionCase[];
   };
-  readonly goalAware: GoalAwareSessionResult | { readonly skipped: string };
+  readonly goalAware: readonly GoalAwareSessionResult[] | { readonly skipped: string };
   readonly sessionHistory: SessionHistoryResult;
   readonly compactMemory: CompactMemoryResult;
 }

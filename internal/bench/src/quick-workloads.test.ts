@@ -22,7 +22,8 @@ const root = mkdtempSync(join(tmpdir(), 'ollm-bench-test-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe('quick mode on one tiny fixture', () => {
-  it('runs every workload and writes a report of the expected shape (no timing asserted)', async () => {
+  // Generous timeout: the machine is shared and this spawns `ollm compact`; nothing here measures time.
+  it('runs every workload and writes a report of the expected shape (no timing asserted)', { timeout: 240_000 }, async () => {
     const report = await runBench(TINY, REPOSITORY_FIXTURES);
     expect(report.mode).toBe('quick');
     expect(report.fixtures.files.map((file) => file.conversations)).toEqual([1, 2]);
@@ -43,8 +44,8 @@ describe('quick mode on one tiny fixture', () => {
     expect(report.compaction.largest.cases).toHaveLength(7 * 2);
 
     if ('skipped' in report.goalAware) throw new Error(`goal-aware skipped: ${report.goalAware.skipped}`);
-    expect(report.goalAware.turns).toBe(30);
-    expect(report.goalAware.maximumContextTokens).toBeLessThanOrEqual(report.goalAware.contextSize);
+    expect(report.goalAware.map((session) => [session.pipeline, session.turns])).toEqual([['goal-aware', 30]]);
+    for (const session of report.goalAware) expect(session.maximumContextTokens).toBeLessThanOrEqual(session.contextSize);
     expect(report.sessionHistory.sizes.map((size) => size.turns)).toEqual([10, 100]);
     expect(report.compactMemory.messages).toBeGreaterThan(0);
 

@@ -2,6 +2,7 @@ import type { BenchReport } from './bench-report.js';
 import type { CompactionSummary } from './compaction-summary.js';
 import type { CompactionCase } from './compaction-workload.js';
 import { median } from './measure.js';
+import { renderNotes } from './render-notes.js';
 import { formatMilliseconds, formatNumber, formatPercent, markdownTable } from './markdown-table.js';
 
 function brokenRulesText(summary: CompactionSummary): string {
@@ -118,32 +119,47 @@ function compactionSection(report: BenchReport): string[] {
 
 function goalAwareSection(report: BenchReport): string[] {
   const lines = ['## 3. Goal-aware in a growing session (fake model server)', ''];
-  const result = report.goalAware;
-  if ('skipped' in result) return [...lines, `Skipped: ${result.skipped}`, ''];
+  const sessions = report.goalAware;
+  if ('skipped' in sessions) return [...lines, `Skipped: ${sessions.skipped}`, ''];
+  const first = sessions[0];
+  if (!first) return [...lines, 'No session was run.', ''];
   lines.push(
-    `Core's \`ContextManager\` at contextSize ${formatNumber(result.contextSize)}, autoPipeline \`${result.pipeline}\`, the goal-aware provider summarising through \`@ollm/model-ollama\` ` +
-      `pointed at \`@ollm/fake-model-server\` (which counts the prompt tokens it receives, o200k). Turns are SWE-agent assistant turns with their tool results, in order, with fresh ids; ${formatNumber(result.turns)} turns.`,
+    `Core's \`ContextManager\` at contextSize ${formatNumber(first.contextSize)}; goal-aware summarises through \`@ollm/model-ollama\` pointed at \`@ollm/fake-model-server\`, ` +
+      `which counts the prompt tokens it receives (o200k). Turns are SWE-agent assistant turns with their tool results, in order, with fresh ids; ${formatNumber(first.turns)} turns. ` +
+      'A compression is one automatic compaction step (`maybeCompress` that changed the context).',
     '',
   );
-  const windows: string[][] = [];
-  const step = Math.max(100, Math.ceil(result.turns / 10 / 100) * 100);
-  for (let start = 0; start < result.turns; start += step) {
-    const inWindow = result.compressions.filter((entry) => entry.turn > start && entry.turn <= start + step);
-    windows.push([
-      `${start + 1}–${Math.min(result.turns, start + step)}`,
-      formatNumber(inWindow.length),
-      inWindow.length === 0 ? '—' : formatNumber(median(inWindow.map((entry) => entry.modelTokensSent))),
-      inWindow.length === 0 ? '—' : formatNumber(Math.max(...inWindow.map((entry) => entry.modelTokensSent))),
-      inWindow.length === 0 ? '—' : formatNumber(median(inWindow.map((entry) => entry.modelCalls)), 1),
-      inWindow.length === 0 ? '—' : formatNumber(Math.max(...inWindow.map((entry) => entry.checkpointTokens))),
-    ]);
+  for (const result of sessions) {
+    lines.push(`autoPipeline \`${result.pipeline}\`:`, '');
+    const windows: string[][] = [];
+    const step = Math.max(100, Math.ceil(result.turns / 10 / 100) * 100);
+    for (let start = 0; start < result.turns; start += step) {
+      const inWindow = result.compressions.filter((entry) => entry.turn > start && entry.turn <= start + step);
+      const withModel = inWindow.filter((entry) => entry.modelCalls > 0);
+      windows.push([
+        `${start + 1}–${Math.min(result.turns, start + step)}`,
+        formatNumber(inWindow.length),
+        formatNumber(withModel.length),
+        withModel.length === 0 ? '—' : formatNumber(median(withModel.map((entry) => entry.modelTokensSent))),
+        withModel.length === 0 ? '—' : formatNumber(Math.max(...withModel.map((entry) => entry.modelTokensSent))),
+        withModel.length === 0 ? '—' : formatNumber(median(withModel.map((entry) => entry.modelCalls)), 1),
+        inWindow.length === 0 ? '—' : formatNumber(Math.max(...inWindow.map((entry) => entry.checkpointTokens))),
+      ]);
+    }
+    lines.push(
+      markdownTable(
+        ['turns', 'compressions', 'of them calling the model', 'model tokens sent per model compression (median)', '(max)', 'model calls (median)', 'checkpoint tokens after (max)'],
+        windows,
+        'lrrrrrr',
+      ),
+      '',
+    );
+    lines.push(
+      `Compressions per 1,000 turns: **${formatNumber(result.compressionsPerThousandTurns, 1)}**. Largest context after any turn: ${formatNumber(result.maximumContextTokens)} of ${formatNumber(result.contextSize)} tokens. ` +
+        `Checkpoint tokens at most ${formatNumber(result.maximumCheckpointTokens)}.${result.errors.length > 0 ? ` Errors: ${result.errors.join('; ')}` : ''}`,
+      '',
+    );
   }
-  lines.push(markdownTable(['turns', 'compressions', 'model tokens sent per compression (median)', '(max)', 'model calls (median)', 'checkpoint tokens (max)'], windows, 'lrrrrr'), '');
-  lines.push(
-    `Compressions per 1,000 turns: **${formatNumber(result.compressionsPerThousandTurns, 1)}**. Largest context after any turn: ${formatNumber(result.maximumContextTokens)} of ${formatNumber(result.contextSize)} tokens. ` +
-      `Checkpoint tokens at most ${formatNumber(result.maximumCheckpointTokens)}.${result.errors.length > 0 ? ` Errors: ${result.errors.join('; ')}` : ''}`,
-    '',
-  );
   return lines;
 }
 
@@ -187,6 +203,7 @@ export function renderBenchmarks(report: BenchReport): string {
     ...compactionSection(report),
     ...goalAwareSection(report),
     ...storageSection(report),
+    ...renderNotes(report),
   ];
   return `${lines.join('\n').trimEnd()}\n`;
 }

@@ -64,13 +64,14 @@ export async function runBench(mode: BenchMode, fixtureFolder?: string): Promise
   let goalAwareResult: BenchReport['goalAware'];
   if (sweConversations.length === 0) goalAwareResult = { skipped: 'no SWE-agent transcripts to draw turns from' };
   else {
-    progress(`goal-aware session: ${mode.goalAwareTurns} turns`);
-    goalAwareResult = await runGoalAwareSession(goalAware, sweConversations, {
-      turns: mode.goalAwareTurns,
-      contextSize: mode.goalAwareContextSize,
-      pipeline: 'goal-aware',
-      providers: [mask, codeAware, trim],
-    });
+    const sessions = [];
+    for (const pipeline of mode.goalAwarePipelines) {
+      progress(`goal-aware session: ${mode.goalAwareTurns} turns, ${pipeline}`);
+      sessions.push(
+        await runGoalAwareSession(goalAware, sweConversations, { turns: mode.goalAwareTurns, contextSize: mode.goalAwareContextSize, pipeline, providers: [mask, codeAware, trim] }),
+      );
+    }
+    goalAwareResult = sessions;
   }
 
   progress('session history');

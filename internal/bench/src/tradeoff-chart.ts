@@ -9,7 +9,7 @@ function escapeXml(text: string): string {
 }
 
 /** A point per strategy and target: x = median tokens after (% of original), y = median retention. */
-function panel(summaries: readonly CompactionSummary[], kind: FixtureKind, title: string, offsetX: number, colorOf: (strategy: string) => string): string {
+function panel(summaries: readonly CompactionSummary[], kind: FixtureKind, title: string, offsetX: number, colorOf: (strategy: string) => string, numberOf: (strategy: string) => number): string {
   const x = (share: number) => offsetX + PANEL.left + Math.min(1, Math.max(0, share)) * PANEL.plot;
   const y = (share: number) => PANEL.top + (1 - Math.min(1, Math.max(0, share))) * PANEL.plot;
   const parts: string[] = [];
@@ -35,6 +35,9 @@ function panel(summaries: readonly CompactionSummary[], kind: FixtureKind, title
         ? `<circle cx="${cx}" cy="${cy}" r="6" fill="${color}" fill-opacity="0.75" stroke="#222"><title>${escapeXml(label)}</title></circle>`
         : `<rect x="${cx - 5.5}" y="${cy - 5.5}" width="11" height="11" fill="${color}" fill-opacity="0.75" stroke="#222"><title>${escapeXml(label)}</title></rect>`;
     parts.push(marker);
+    // Points often coincide; the legend number beside each (50% above, 25% below) tells them apart.
+    const labelY = summary.target === 0.5 ? cy - 8 : cy + 16;
+    parts.push(`<text x="${cx + 7}" y="${labelY}" font-size="10" fill="#333">${numberOf(summary.strategy)}</text>`);
   }
   return parts.join('\n');
 }
@@ -45,7 +48,8 @@ export function renderTradeoffChart(summaries: readonly CompactionSummary[]): st
   const colorOf = (strategy: string) => COLORS[strategies.indexOf(strategy) % COLORS.length]!;
   const kinds = [...new Set(summaries.map((summary) => summary.kind))];
   const titles: Record<FixtureKind, string> = { 'swe-agent': 'SWE-agent (Django)', 'tau-bench': 'tau-bench (airline)' };
-  const legendTop = PANEL.height + 10;
+  const numberOf = (strategy: string) => strategies.indexOf(strategy) + 1;
+  const legendTop = PANEL.height + 30;
   const width = Math.max(1, kinds.length) * PANEL.width + 20;
   const height = legendTop + 24 + Math.ceil(strategies.length / 2) * 20 + 30;
   const legend = strategies.map((strategy, index) => {
@@ -53,12 +57,12 @@ export function renderTradeoffChart(summaries: readonly CompactionSummary[]): st
     const row = Math.floor(index / 2);
     const lx = 30 + column * 400;
     const ly = legendTop + 24 + row * 20;
-    return `<circle cx="${lx}" cy="${ly - 4}" r="6" fill="${colorOf(strategy)}" fill-opacity="0.75" stroke="#222"/><text x="${lx + 12}" y="${ly}" font-size="12">${escapeXml(strategy)}</text>`;
+    return `<circle cx="${lx}" cy="${ly - 4}" r="6" fill="${colorOf(strategy)}" fill-opacity="0.75" stroke="#222"/><text x="${lx + 12}" y="${ly}" font-size="12">${numberOf(strategy)}  ${escapeXml(strategy)}</text>`;
   });
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="Helvetica, Arial, sans-serif">`,
     `<rect width="${width}" height="${height}" fill="white"/>`,
-    ...kinds.map((kind, index) => panel(summaries, kind, titles[kind], index * PANEL.width, colorOf)),
+    ...kinds.map((kind, index) => panel(summaries, kind, titles[kind], index * PANEL.width, colorOf, numberOf)),
     `<text x="30" y="${legendTop + 4}" font-size="12">● target 50% of the tokens   ■ target 25%   (top left is best: small and still knowing the facts)</text>`,
     ...legend,
     `</svg>`,
