@@ -51,7 +51,7 @@ export function createSimulatedSession(options: SimulatedSessionOptions): Simula
     history,
     snapshots,
     sessionId,
-    logdir: join(home, 'removed'),
+    logdir: home,
   });
   return { manager, history, snapshots, events: new EventLog(manager), model, home, server: options.server };
 }
