@@ -17,5 +17,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // CI asks for a JSON report too (OLLM_TEST_JSON=path) so it can print its closing line.
+    reporters: process.env.OLLM_TEST_JSON ? ['default', 'json'] : ['default'],
+    ...(process.env.OLLM_TEST_JSON ? { outputFile: { json: process.env.OLLM_TEST_JSON } } : {}),
   },
 });
