@@ -35,7 +35,20 @@ export function errorCode(error: unknown): string | undefined {
  */
 export function isConnectionError(error: unknown): boolean {
   const code = errorCode(error);
-  return code !== undefined && CONNECTION_CODES.has(code);
+  return (code !== undefined && CONNECTION_CODES.has(code)) || isBlockedPort(error);
+}
+
+/**
+ * fetch refuses ports the Fetch standard blocks (9, 25, 6000, ...) with `TypeError: fetch failed`
+ * caused by `bad port`, before any connection: for the user that is the same as nothing listening.
+ */
+function isBlockedPort(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 8 && current != null && typeof current === 'object'; depth++) {
+    if ((current as { message?: unknown }).message === 'bad port') return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
 }
 
 /** A URL without credentials, safe for messages and logs. */

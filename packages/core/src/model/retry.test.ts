@@ -114,6 +114,8 @@ describe('connection errors', () => {
     const refused = new TypeError('fetch failed', { cause: Object.assign(new Error('x'), { code: 'ECONNREFUSED' }) });
     expect(isConnectionError(refused)).toBe(true);
     expect(isConnectionError(new Error('nope'))).toBe(false);
+    // fetch's blocked ports (e.g. 9) fail before connecting: for the user, nothing is listening.
+    expect(isConnectionError(new TypeError('fetch failed', { cause: new Error('bad port') }))).toBe(true);
   });
 
   it('removes credentials from URLs', () => {
