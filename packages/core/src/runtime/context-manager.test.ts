@@ -83,6 +83,20 @@ function unchangedModelStage(modelCalls: number): ContextProvider {
   };
 }
 
+/** A model stage that throws while `state.broken`, else shortens tool results as one model call would. */
+function switchableModelStage(state: { broken: boolean; calls: number }): ContextProvider {
+  return {
+    ...shortenToolResults,
+    name: 'switchable',
+    async compress(messages, config, context) {
+      state.calls += 1;
+      if (state.broken) throw new Error('model server refused the connection');
+      const result = await shortenToolResults.compress(messages, config, context);
+      return { ...result, stats: { ...result.stats, modelCalls: 1 } };
+    },
+  };
+}
+
 const unusedModel: LanguageModel = {
   specificationVersion: 'v1',
   provider: 'test',
@@ -184,6 +198,30 @@ describe('ContextManager', () => {
       expect(counts['circuit-open'] ?? 0, `modelCalls ${modelCalls}`).toBe(modelCalls === 0 ? 0 : 1);
       expect(counts['compression-error'] ?? 0).toBe(0);
     }
+  });
+
+  it('closes the circuit again when the model stage works on request', async () => {
+    const registry = new ProviderRegistry();
+    const model = { broken: true, calls: 0 };
+    registry.register(switchableModelStage(model));
+    const manager = new ContextManager({ contextSize: 3_000, registry, autoPipeline: 'switchable', modelProviders: ['switchable'], model: unusedModel });
+    const counts = record(manager);
+    for (let index = 0; index < 20; index += 1) {
+      addTurn(manager);
+      await manager.maybeCompress();
+    }
+    expect(counts['circuit-open']).toBe(1);
+    expect(model.calls).toBe(3);
+    model.broken = false;
+    addTurn(manager);
+    await manager.compress('switchable');
+    for (let index = 0; index < 10; index += 1) {
+      addTurn(manager);
+      await manager.maybeCompress();
+    }
+    // Automatic compression uses the model again.
+    expect(model.calls).toBeGreaterThan(4);
+    expect(counts['circuit-open']).toBe(1);
   });
 
   it('keeps the full record on disk whatever compression does', async () => {

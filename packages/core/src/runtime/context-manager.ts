@@ -169,6 +169,9 @@ export class ContextManager {
     const start = this.runStart();
     const stage: AppliedStage = { provider: provider.name, result: await this.run(provider) };
     this.applyStage(stage);
+    // A model compression that worked on request shows the model is back: close the circuit.
+    const { modelCalls = 0, tokensAfter, tokensBefore } = stage.result.stats;
+    if (modelCalls > 0 && tokensAfter < tokensBefore) this.breaker.recordSuccess();
     const guarded = await this.guardWindow();
     return this.commit('manual', guarded ? [stage, guarded] : [stage], start);
   }
