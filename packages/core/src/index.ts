@@ -121,8 +121,8 @@ export { SnapshotStore } from './storage/snapshot-store.js';
 
 // Config
 export { InvalidConfigError } from './errors/invalid-config-error.js';
-export type { OllmConfig, OllmConfigInput } from './config/config-schema.js';
-export { DEFAULT_OLLM_CONFIG, ollmConfigSchema } from './config/config-schema.js';
+export type { OllmConfig, OllmConfigInput } from './config/config-defaults.js';
+export { DEFAULT_OLLM_CONFIG } from './config/config-defaults.js';
 export type { LoadConfigOptions, LoadedConfig } from './config/load-config.js';
 export { loadConfig } from './config/load-config.js';
 

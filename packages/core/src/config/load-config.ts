@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import type { z } from 'zod';
 import { InvalidConfigError } from '../errors/invalid-config-error.js';
 import { ollmHome } from '../storage/storage-id.js';
-import { DEFAULT_OLLM_CONFIG, ollmConfigSchema, type OllmConfig, type OllmConfigInput } from './config-schema.js';
+import type { OllmConfigInput } from './config-schema.js';
+import { DEFAULT_OLLM_CONFIG, type OllmConfig } from './config-defaults.js';
 
 export interface LoadedConfig {
   readonly config: OllmConfig;
@@ -32,6 +33,9 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
   const home = ollmHome(env);
   // Loaded on demand: commands that need no config should not pay for cosmiconfig's loaders.
   const { cosmiconfig } = await import('cosmiconfig');
+  // zod too: importing @ollm/core must stay cheap for commands that never read config.
+  const { ollmConfigSchema } = await import('./config-schema.js');
+  const validate = (value: unknown, file: string) => validateWith(ollmConfigSchema, value, file);
   const explorer = cosmiconfig('ollm', { cache: false });
   const sources: Record<string, string> = {};
   const files: string[] = [];
@@ -82,8 +86,8 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
   return { config, sources, files };
 }
 
-function validate(value: unknown, file: string): OllmConfigInput {
-  const parsed = ollmConfigSchema.safeParse(value ?? {});
+function validateWith(schema: z.ZodType<OllmConfigInput>, value: unknown, file: string): OllmConfigInput {
+  const parsed = schema.safeParse(value ?? {});
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
   throw new InvalidConfigError({ file, key: describeKey(issue), reason: issue.message });

@@ -1,0 +1,50 @@
+import type { OllmConfigInput } from './config-schema.js';
+
+export type { OllmConfigInput };
+
+export interface OllmConfig {
+  model: string;
+  api: 'ollama' | 'openai';
+  host: string;
+  baseURL?: string;
+  /** Read from OPENAI_API_KEY only; never written anywhere. */
+  apiKey?: string;
+  contextSize: number;
+  provider: string;
+  home: string;
+  compression: {
+    enabled: boolean;
+    strategy: string;
+    autoPipeline: string;
+    threshold: number;
+    preserveRecent: number;
+    summaryMaxTokens: number;
+    maxToolResultTokens: number;
+    reasoningStripAgeThreshold: number;
+    circuitBreakerFailures: number;
+    userShare: number;
+  };
+  snapshots: { enabled: boolean; autoCreate: boolean; autoThreshold: number; retain: number };
+}
+
+/** Defaults from the seeds (SPEC section 5); `home` is filled from the environment. */
+export const DEFAULT_OLLM_CONFIG: Omit<OllmConfig, 'home'> = {
+  model: 'llama3.2:3b',
+  api: 'ollama',
+  host: 'http://127.0.0.1:11434',
+  contextSize: 16_384,
+  provider: 'goal-aware',
+  compression: {
+    enabled: true,
+    strategy: 'summarize',
+    autoPipeline: 'mask,code-aware,trim,goal-aware',
+    threshold: 0.8,
+    preserveRecent: 2048,
+    summaryMaxTokens: 1200,
+    maxToolResultTokens: 2000,
+    reasoningStripAgeThreshold: 5,
+    circuitBreakerFailures: 3,
+    userShare: 0.5,
+  },
+  snapshots: { enabled: true, autoCreate: true, autoThreshold: 0.8, retain: 20 },
+};
