@@ -27,7 +27,14 @@ export interface BenchReport {
     readonly repetitions: number;
     readonly summaries: readonly CompactionSummary[];
     /** The largest transcript, timed with more repetitions (the quality bar of SPEC section 7). */
-    readonly largest: { readonly conversation: string; readonly tokensBefore: number; readonly repetitions: number; readonly cases: readonly CompactionCase[] };
+    readonly largest: {
+      readonly conversation: string;
+      readonly tokensBefore: number;
+      readonly repetitions: number;
+      /** core's computeSourceDigest of the input alone (every ollm provider computes it once per run). */
+      readonly sourceDigestMs: number;
+      readonly cases: readonly CompactionCase[];
+    };
     readonly cases: readonly CompactionCase[];
   };
   readonly goalAware: readonly GoalAwareSessionResult[] | { readonly skipped: string };

@@ -23,7 +23,9 @@ export interface CompactionCase {
   readonly probesAvailable: number;
   readonly probesRetained: number;
   readonly retention?: number;
+  /** `kind:text` of each probe lost. */
   readonly lostProbes: readonly string[];
+  readonly probesAvailableByKind: Readonly<Record<string, number>>;
   readonly error?: string;
 }
 
@@ -86,6 +88,7 @@ export async function runCompactionWorkload(
           probesRetained: retention.retained,
           ...(retention.share !== undefined ? { retention: retention.share } : {}),
           lostProbes: retention.lost.map((probe) => `${probe.kind}:${probe.text}`),
+          probesAvailableByKind: retention.availableByKind,
           ...(error ? { error } : {}),
         });
       }

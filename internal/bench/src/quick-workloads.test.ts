@@ -55,6 +55,7 @@ describe('quick mode on one tiny fixture', () => {
     const markdown = readFileSync(files.markdown, 'utf8');
     expect(markdown).toContain('## 2. Compaction');
     expect(markdown).toContain('| trim | 50% |');
+    expect(markdown).toMatch(/Retention by probe kind at 25%[\s\S]*\| strategy \| user-id \(\d+\)/);
     expect(markdown).toContain('(quick-tradeoff.svg)');
     expect(readFileSync(files.chart, 'utf8')).toMatch(/^<svg [^>]*>[\s\S]*<circle[\s\S]*<\/svg>\n$/);
     // Quick mode never touches docs/.

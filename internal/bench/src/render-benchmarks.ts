@@ -3,6 +3,7 @@ import type { CompactionSummary } from './compaction-summary.js';
 import type { CompactionCase } from './compaction-workload.js';
 import { median } from './measure.js';
 import { renderNotes } from './render-notes.js';
+import { retentionByKindTable } from './retention-by-kind.js';
 import { formatMilliseconds, formatNumber, formatPercent, markdownTable } from './markdown-table.js';
 
 function brokenRulesText(summary: CompactionSummary): string {
@@ -109,10 +110,14 @@ function compactionSection(report: BenchReport): string[] {
     if (summaries.length === 0) continue;
     lines.push(`### ${kind === 'swe-agent' ? 'SWE-agent (Django)' : 'tau-bench (airline)'}: ${summaries[0]!.conversations} conversations`, '');
     lines.push(compactionTable(summaries), '');
+    const lowest = Math.min(...compaction.targets);
+    const byKind = retentionByKindTable(compaction.cases, kind, lowest);
+    if (byKind) lines.push(`Retention by probe kind at ${formatPercent(lowest)} (pooled; probes available in parentheses):`, '', byKind, '');
   }
   const largest = compaction.largest;
   lines.push(`### The largest transcript: ${largest.conversation} (${formatNumber(largest.tokensBefore)} tokens), median of ${largest.repetitions} runs`, '');
   lines.push(largestTable(largest.cases), '');
+  lines.push(`Of each ollm run, core's \`computeSourceDigest\` of the input (sha256 over its canonical form, part of every \`CompactionResult\`) alone takes ${formatMilliseconds(largest.sourceDigestMs)} ms here.`, '');
   lines.push('![tokens after vs retention](benchmarks-tradeoff.svg)', '');
   return lines;
 }

@@ -40,6 +40,8 @@ export interface Retention {
   /** retained / available; undefined when no probe was available. */
   readonly share: number | undefined;
   readonly lost: readonly Probe[];
+  /** Probes available in the uncompressed context, per kind. */
+  readonly availableByKind: Readonly<Record<string, number>>;
 }
 
 /** Share of the probes present in the original context that are still present after compaction. */
@@ -47,7 +49,9 @@ export function measureRetention(probes: readonly Probe[], originalText: string,
   const available = probes.filter((probe) => containsProbe(originalText, probe.text));
   const lost = available.filter((probe) => !containsProbe(compactedText, probe.text));
   const retained = available.length - lost.length;
-  return { available: available.length, retained, share: available.length === 0 ? undefined : retained / available.length, lost };
+  const availableByKind: Record<string, number> = {};
+  for (const probe of available) availableByKind[probe.kind] = (availableByKind[probe.kind] ?? 0) + 1;
+  return { available: available.length, retained, share: available.length === 0 ? undefined : retained / available.length, lost, availableByKind };
 }
 
 export function probesOf(conversation: BenchConversation): Probe[] {

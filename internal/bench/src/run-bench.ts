@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { TokenCounter, createTokenizer } from '@ollm/core';
+import { TokenCounter, computeSourceDigest, createTokenizer } from '@ollm/core';
 import codeAware from '@ollm/plugin-code-aware';
 import goalAware from '@ollm/plugin-goal-aware';
 import mask from '@ollm/plugin-mask';
@@ -13,6 +13,7 @@ import { runCompactionWorkload } from './compaction-workload.js';
 import { REPOSITORY_ROOT, allConversations, defaultFixtureFolder, loadFixtures, type BenchConversation } from './fixture-set.js';
 import { runGoalAwareSession } from './goal-aware-workload.js';
 import { describeMachine } from './machine.js';
+import { median, timeSync } from './measure.js';
 import { renderBenchmarks } from './render-benchmarks.js';
 import { measureSessionHistory } from './session-history-workload.js';
 import { createStrategies } from './strategies.js';
@@ -59,6 +60,7 @@ export async function runBench(mode: BenchMode, fixtureFolder?: string): Promise
     { targets: mode.targets, repetitions: mode.compactionRepetitions, onConversation: (done, total) => done % 25 === 0 && progress(`compaction ${done}/${total}`) },
   );
   const cases = [...largestCases, ...otherCases];
+  const digestTimes = Array.from({ length: mode.largestRepetitions }, () => timeSync(() => computeSourceDigest(largest.conversation.messages)));
 
   const sweConversations = conversations.filter((conversation) => conversation.kind === 'swe-agent');
   let goalAwareResult: BenchReport['goalAware'];
@@ -90,7 +92,13 @@ export async function runBench(mode: BenchMode, fixtureFolder?: string): Promise
       targets: mode.targets,
       repetitions: mode.compactionRepetitions,
       summaries: summarizeCompaction(cases),
-      largest: { conversation: largest.conversation.id, tokensBefore: largest.tokens, repetitions: mode.largestRepetitions, cases: largestCases },
+      largest: {
+        conversation: largest.conversation.id,
+        tokensBefore: largest.tokens,
+        repetitions: mode.largestRepetitions,
+        sourceDigestMs: median(digestTimes),
+        cases: largestCases,
+      },
       cases,
     },
     goalAware: goalAwareResult,
@@ -113,7 +121,9 @@ export function writeReport(report: BenchReport, root = REPOSITORY_ROOT): Writte
   const files: WrittenFiles = quick
     ? { json: join(results, 'quick.json'), markdown: join(results, 'quick.md'), chart: join(results, 'quick-tradeoff.svg') }
     : { json: join(results, 'latest.json'), markdown: join(root, 'docs', 'benchmarks.md'), chart: join(root, 'docs', 'benchmarks-tradeoff.svg') };
-  writeFileSync(files.json, `${JSON.stringify(report, null, 2)}\n`);
+  // Four decimals are more than the timer's noise; the file stays reviewable in a diff.
+  const rounded = (_key: string, value: unknown) => (typeof value === 'number' && !Number.isInteger(value) ? Math.round(value * 1e4) / 1e4 : value);
+  writeFileSync(files.json, `${JSON.stringify(report, rounded, 1)}\n`);
   const markdown = renderBenchmarks(report);
   writeFileSync(files.markdown, quick ? markdown.replace('(benchmarks-tradeoff.svg)', '(quick-tradeoff.svg)') : markdown);
   writeFileSync(files.chart, renderTradeoffChart(report.compaction.summaries));
