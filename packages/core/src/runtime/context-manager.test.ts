@@ -200,6 +200,25 @@ describe('ContextManager', () => {
     }
   });
 
+  it('writes an automatic snapshot only for attempts that compressed, holding the context they replaced', async () => {
+    const registry = new ProviderRegistry();
+    registry.register(unchangedModelStage(0));
+    const snapshots = new SnapshotStore({ home: newHome() });
+    const manager = new ContextManager({ contextSize: 3_000, registry, autoPipeline: 'unchanged', snapshots, sessionId: 'lazy' });
+    const counts = record(manager);
+    let replaced: readonly Message[] = [];
+    for (let index = 0; index < 20; index += 1) {
+      addTurn(manager);
+      const before = [...manager.activeMessages];
+      if (await manager.maybeCompress()) replaced = before;
+    }
+    // Only the window guard changed anything; the stage that saved nothing ran on many more turns.
+    expect(counts.compressed).toBeGreaterThan(0);
+    expect(counts['compression-skipped']).toBeGreaterThan(counts.compressed!);
+    expect(counts['auto-snapshot-created']).toBe(counts.compressed);
+    expect(snapshots.read('lazy', manager.listSnapshots()[0]!.id).context.messages).toEqual(replaced);
+  });
+
   it('closes the circuit again when the model stage works on request', async () => {
     const registry = new ProviderRegistry();
     const model = { broken: true, calls: 0 };

@@ -32,9 +32,12 @@ export interface CompressionOutcome {
 
 type StageAttempt = { kind: 'applied'; stage: AppliedStage } | { kind: 'no-saving'; modelCalls: number } | { kind: 'error' };
 
+/** The context as a compression found it: for its events and its automatic snapshot. */
 interface RunStart {
   readonly checkpoints: Map<string, Checkpoint>;
   readonly hadConversation: boolean;
+  readonly state: ContextState;
+  readonly tokenCount: number;
 }
 
 const DEFAULT_PIPELINE = 'mask,code-aware,trim,goal-aware';
@@ -165,9 +168,9 @@ export class ContextManager {
    */
   async compress(providerName: string): Promise<CompressionOutcome> {
     const provider = this.registry.get(providerName);
-    this.takeAutoSnapshot(`before ${provider.name}`);
     const start = this.runStart();
     const stage: AppliedStage = { provider: provider.name, result: await this.run(provider) };
+    this.takeAutoSnapshot(`before ${provider.name}`, start);
     this.applyStage(stage);
     // A model compression that worked on request shows the model is back: close the circuit.
     const { modelCalls = 0, tokensAfter, tokensBefore } = stage.result.stats;
@@ -181,7 +184,6 @@ export class ContextManager {
     const names = (this.options.autoPipeline ?? DEFAULT_PIPELINE).split(',').map((name) => name.trim()).filter((name) => this.registry.has(name));
     const ruleStages = names.filter((name) => !modelProviders.has(name)).map((name) => this.registry.get(name));
     const modelStages = names.filter((name) => modelProviders.has(name)).map((name) => this.registry.get(name));
-    this.takeAutoSnapshot('before automatic compression');
     const start = this.runStart();
     const applied: AppliedStage[] = [];
     for (const stage of ruleStages) {
@@ -211,7 +213,11 @@ export class ContextManager {
     }
     const guarded = await this.guardWindow();
     if (guarded) applied.push(guarded);
-    return applied.length > 0 ? this.commit('automatic', applied, start) : undefined;
+    if (applied.length === 0) return undefined;
+    // Written only when the context changed: an attempt that saved nothing must not push useful
+    // snapshots out of the retention window (it can repeat every turn while over the trigger).
+    this.takeAutoSnapshot('before automatic compression', start);
+    return this.commit('automatic', applied, start);
   }
 
   /** Runs one stage; a failure is reported as an event and leaves the context as it was. */
@@ -279,6 +285,8 @@ export class ContextManager {
     return {
       checkpoints: new Map(this.messages.filter(isCheckpointMessage).map((message) => [message.id, checkpointOf(message)!])),
       hadConversation: this.messages.some((message) => message.role !== 'system' && !isCheckpointMessage(message)),
+      state: this.state(),
+      tokenCount: this.budget().totalTokens,
     };
   }
 
@@ -332,17 +340,20 @@ export class ContextManager {
   }
 
   createSnapshot(reason = 'manual', automatic = false): ContextSnapshot {
+    return this.saveSnapshot(reason, automatic, this.state(), this.budget().totalTokens);
+  }
+
+  private saveSnapshot(reason: string, automatic: boolean, state: ContextState, tokenCount: number): ContextSnapshot {
     const store = this.options.snapshots;
     if (!store) throw new OllmError({ code: 'no-snapshot-store', message: 'Snapshots need a snapshot store (ContextManager option `snapshots`).' });
     try {
-      const budget = this.budget();
       const snapshot = store.create({
         sessionId: this.options.sessionId ?? this.options.history?.sessionId ?? 'default',
         automatic,
-        context: this.state(),
-        tokenCount: budget.totalTokens,
-        messageCount: this.messages.length,
-        checkpointCount: this.messages.filter(isCheckpointMessage).length,
+        context: state,
+        tokenCount,
+        messageCount: state.messages.length,
+        checkpointCount: state.messages.filter(isCheckpointMessage).length,
         metadata: { ...(this.options.modelName ? { model: this.options.modelName } : {}), reason },
       });
       if (automatic) this.events.emit('auto-snapshot-created', { snapshotId: snapshot.id });
@@ -384,10 +395,11 @@ export class ContextManager {
     for (const [key, value] of Object.entries(state.providerState ?? {})) this.providerState.set(key, value);
   }
 
-  private takeAutoSnapshot(reason: string): void {
+  /** Saves the context a compression is about to replace, as it was when the compression started. */
+  private takeAutoSnapshot(reason: string, start: RunStart): void {
     if (!this.options.snapshots || this.options.autoSnapshot === false) return;
     try {
-      this.createSnapshot(reason, true);
+      this.saveSnapshot(reason, true, start.state, start.tokenCount);
     } catch {
       // Reported as snapshot-error; a failed snapshot must not block compression.
     }
