@@ -5,10 +5,14 @@ import type { CliIo } from './cli-io.js';
 import type { CommandContext } from './command-context.js';
 import { ExitCode, oneLine, reportError } from './exit-codes.js';
 import { colorsFor } from './output/colors.js';
+import { registerChatCommand, rootChatHelp } from './commands/chat-command.js';
 import { registerCompactCommand } from './commands/compact-command.js';
+import { registerConfigCommand } from './commands/config-command.js';
 import { registerDigestCommand } from './commands/digest-command.js';
 import { registerProvidersCommand } from './commands/providers-command.js';
 import { registerRecoverCommand } from './commands/recover-command.js';
+import { registerSessionsCommand } from './commands/sessions-command.js';
+import { registerSnapshotCommand } from './commands/snapshot-command.js';
 import { registerStatsCommand } from './commands/stats-command.js';
 
 export interface RunCliOptions {
@@ -41,7 +45,7 @@ export async function runCli(argv: readonly string[], io: CliIo, options: RunCli
 function buildProgram(context: CommandContext): Command {
   const { io } = context;
   const program = new Command('ollm')
-    .description('Keep long LLM conversations inside a fixed context window: compact transcripts, inspect what fills them, recover what was removed.')
+    .description('Keep long LLM conversations inside a fixed context window: chat with a model (ollm alone), compact transcripts, inspect what fills them, recover what was removed.')
     .version(version, '-V, --version', 'print the version')
     .option('--no-plugins', 'load no plugin packages (safe mode)')
     .option('--debug', 'print stack traces with errors')
@@ -50,14 +54,16 @@ function buildProgram(context: CommandContext): Command {
     .showSuggestionAfterError(true)
     .addHelpText(
       'after',
-      `
+      `${rootChatHelp}
+
 Examples:
+  $ ollm --provider goal-aware --context-size 8192
   $ ollm stats session.traj.json
   $ ollm compact session.traj.json --provider trim --limit 50% --out small.traj.json
   $ ollm recover 3f2a9c1e
 
 Exit codes: 0 ok, 1 failure, 2 bad input or usage, 3 model unreachable, 130 interrupted.
-Environment: OLLM_HOME (default ~/.ollm) holds removed content under removed/<sha256>.txt.`,
+Environment: OLLM_HOME (default ~/.ollm) holds sessions, snapshots and removed content (removed/<sha256>.txt).`,
     );
   program.configureOutput({
     writeOut: (text) => io.stdout.write(text),
@@ -72,5 +78,9 @@ Environment: OLLM_HOME (default ~/.ollm) holds removed content under removed/<sh
   registerProvidersCommand(program, context);
   registerCompactCommand(program, context);
   registerRecoverCommand(program, context);
+  registerSessionsCommand(program, context);
+  registerSnapshotCommand(program, context);
+  registerConfigCommand(program, context);
+  registerChatCommand(program, context);
   return program;
 }

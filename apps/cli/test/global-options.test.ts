@@ -40,10 +40,10 @@ describe('ollm global options', () => {
     expect(run.stderr).toBe("ollm: unknown option '--bogus'\n");
   });
 
-  it('shows help on stderr and exits 2 when no command is given', async () => {
-    const run = await runOllm([]);
-    expect(run.code).toBe(2);
-    expect(run.stderr).toContain('Usage: ollm');
+  it('starts the chat when no command is given (no model server here: one line, exit 3)', async () => {
+    const run = await runOllm([], { env: { OLLM_HOST: 'http://127.0.0.1:9' } });
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(/^ollm: No Ollama server at http:\/\/127\.0\.0\.1:9 [^\n]*\n$/);
     expect(run.stdout).toBe('');
   });
 });

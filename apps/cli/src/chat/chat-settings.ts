@@ -1,0 +1,52 @@
+import type { LoadedConfig, OllmConfigInput } from '@ollm/core';
+import type { CliIo } from '../cli-io.js';
+
+/** The chat's command-line flags, before config is applied. */
+export interface ChatFlags {
+  readonly provider?: string;
+  readonly model?: string;
+  readonly host?: string;
+  readonly api?: string;
+  readonly baseUrl?: string;
+  readonly contextSize?: string;
+  readonly session?: string;
+}
+
+export interface ChatSettings {
+  readonly loaded: LoadedConfig;
+  /** The window from `--context-size` or a config file / environment; undefined: ask the model. */
+  readonly contextSize: number | undefined;
+  readonly sessionId: string | undefined;
+}
+
+/** The model's window when neither flags, config nor the server say. */
+export const FALLBACK_CONTEXT_SIZE = 16_384;
+
+/** Flags override config (`loadConfig`: defaults < user file < project file < environment < flags). */
+export async function resolveChatSettings(io: CliIo, flags: ChatFlags): Promise<ChatSettings> {
+  const core = await import('@ollm/core');
+  const overrides: OllmConfigInput = {};
+  if (flags.provider !== undefined) overrides.provider = flags.provider;
+  if (flags.model !== undefined) overrides.model = flags.model;
+  if (flags.host !== undefined) overrides.host = flags.host.includes('://') ? flags.host : `http://${flags.host}`;
+  if (flags.baseUrl !== undefined) overrides.baseURL = flags.baseUrl;
+  if (flags.api !== undefined) {
+    if (flags.api !== 'ollama' && flags.api !== 'openai') {
+      throw new core.InvalidArgumentError({ argument: 'api', message: `Unknown --api "${flags.api}". Use ollama or openai.` });
+    }
+    overrides.api = flags.api;
+  }
+  if (flags.contextSize !== undefined) {
+    const size = Number(flags.contextSize.replace(/[_,]/g, ''));
+    if (!Number.isInteger(size) || size < 512) {
+      throw new core.InvalidArgumentError({ argument: 'context-size', message: `Invalid --context-size "${flags.contextSize}": use a whole number of tokens, at least 512.` });
+    }
+    overrides.contextSize = size;
+  }
+  // --base-url alone means the OpenAI-compatible API: nothing else would use it.
+  if (flags.baseUrl !== undefined && flags.api === undefined) overrides.api = 'openai';
+  const loaded = await core.loadConfig({ cwd: io.cwd, env: io.env as NodeJS.ProcessEnv, overrides });
+  const contextSize = loaded.sources['contextSize'] === 'default' ? undefined : loaded.config.contextSize;
+  if (flags.session !== undefined) core.validateStorageId('session', flags.session);
+  return { loaded, contextSize, sessionId: flags.session };
+}

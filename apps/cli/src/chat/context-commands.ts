@@ -1,0 +1,79 @@
+import { join } from 'node:path';
+import { formatInteger, formatShare } from '../output/format-number.js';
+import { startSpinner } from '../output/progress-spinner.js';
+import { renderTable } from '../output/render-table.js';
+import { budgetBreakdown } from './budget-breakdown.js';
+import { describeRemoved } from './describe-compression.js';
+import type { SlashCommand } from './slash-command.js';
+
+export const compactCommand: SlashCommand = {
+  name: 'compact',
+  usage: '[trim|summarize|PROVIDER|A,B]',
+  summary: 'compress now (default trim); prints tokens before -> after and what was removed',
+  async run(session, argument) {
+    const core = await import('@ollm/core');
+    const name = argument.length > 0 ? argument.replace(/\s*,\s*/g, ',') : 'trim';
+    const spinner = startSpinner(session.options.io, `compacting with ${name}`);
+    let outcome;
+    try {
+      // The compressed event prints `compressed with NAME: before -> after tokens`.
+      outcome = await session.manager.compress(name);
+    } finally {
+      spinner.stop();
+    }
+    session.print(describeRemoved(outcome.result.removed, join(session.options.home, core.RECOVERY_FOLDER)));
+    for (const limitation of outcome.result.limitations) session.print(session.options.colors.dim(`note: ${limitation}`));
+  },
+};
+
+export const providersCommand: SlashCommand = {
+  name: 'providers',
+  usage: '',
+  summary: 'the context providers found, and which ones compress automatically',
+  run(session) {
+    const automatic = new Set(session.options.autoPipeline.split(','));
+    const rows = session.options.registry.list().map(({ provider, source }) => {
+      const roles = [automatic.has(provider.name) ? 'auto' : '', session.options.provider.split(',').includes(provider.name) ? '--provider' : ''].filter(Boolean);
+      return [provider.name, roles.join(', '), source ?? '', provider.description];
+    });
+    session.print(renderTable([['name', 'role', 'package', 'description'], ...rows]));
+    session.print(`Automatic compression: ${session.options.autoPipeline} (rule-based stages first, the model-based one only when they are not enough).`);
+  },
+};
+
+export const statusCommand: SlashCommand = {
+  name: 'status',
+  usage: '',
+  summary: 'the budget: system prompt, goal, checkpoints, user, assistant, tool',
+  async run(session) {
+    const { manager, options } = session;
+    const budget = manager.budget();
+    const parts = await budgetBreakdown(manager);
+    const rows = Object.entries(parts).map(([part, tokens]) => [part, formatInteger(tokens), formatShare(tokens, budget.contextSize)]);
+    session.print(`Session ${options.sessionId} · ${options.modelName} at ${options.endpoint} · window ${formatInteger(budget.contextSize)} tokens`);
+    session.print(renderTable([['part', 'tokens', 'of window'], ...rows, ['total', formatInteger(budget.totalTokens), formatShare(budget.totalTokens, budget.contextSize)]], { indent: '  ', align: ['left', 'right', 'right'] }));
+    const reliability = manager.reliability();
+    session.print(
+      `Compresses when the conversation reaches ${formatInteger(budget.trigger)} tokens (threshold of ${formatInteger(budget.available)} available); now ${formatInteger(budget.conversationTokens)}.`,
+    );
+    session.print(`Automatic pipeline: ${options.automaticCompression ? options.autoPipeline : 'off (compression.enabled is false)'}; ${manager.compressionCount} compression${manager.compressionCount === 1 ? '' : 's'} so far.`);
+    session.print(`Reliability: ${reliability.level} (${Math.round(reliability.score * 100)}%). Token counts x${manager.calibrationRatio.toFixed(2)} from the server's reported prompt sizes.`);
+    session.print(`Messages: ${manager.activeMessages.length} in the context, ${session.recordedMessages().length} recorded in the session (/history).`);
+    session.print(session.statusLine());
+  },
+};
+
+export const goalCommand: SlashCommand = {
+  name: 'goal',
+  usage: '[TEXT]',
+  summary: 'set the goal kept in the system prompt (never compressed); without text, show it',
+  run(session, argument) {
+    if (argument.length > 0) {
+      session.manager.setGoal(argument);
+      session.print(`Goal set: ${argument}`);
+      return;
+    }
+    const block = session.manager.goals.render();
+    session.print(block.length > 0 ? block : 'No goal yet: set one with /goal TEXT (or the model writes a [GOAL] marker).');
+  },
+};

@@ -1,0 +1,91 @@
+import { resolve } from 'node:path';
+import { displayPath } from '../exit-codes.js';
+import { formatInteger } from '../output/format-number.js';
+import { defaultExportPath, renderSessions, renderSnapshots, shortTime } from '../sessions/render-sessions.js';
+import type { SlashCommand } from './slash-command.js';
+
+export const snapshotCommand: SlashCommand = {
+  name: 'snapshot',
+  usage: 'create [REASON]|list|restore ID|delete ID',
+  summary: 'save, list, restore or delete the full context state',
+  async run(session, argument) {
+    const [action = 'list', ...rest] = argument.split(/\s+/).filter(Boolean);
+    const value = rest.join(' ');
+    const { manager, options } = session;
+    switch (action) {
+      case 'create': {
+        const snapshot = manager.createSnapshot(value || 'manual');
+        session.print(`snapshot created: ${snapshot.id} (${formatInteger(snapshot.messageCount)} messages, ${formatInteger(snapshot.tokenCount)} tokens)`);
+        return;
+      }
+      case 'list': {
+        const snapshots = manager.listSnapshots();
+        session.print(snapshots.length === 0 ? 'No snapshots yet: /snapshot create (one is also taken before every compression).' : renderSnapshots(snapshots));
+        return;
+      }
+      case 'restore': {
+        if (!value) throw await missingId('restore');
+        const snapshot = manager.restoreSnapshot(value);
+        await session.saveContext(snapshot.id);
+        session.print(`restored snapshot ${snapshot.id} from ${shortTime(snapshot.timestamp)}: ${formatInteger(snapshot.messageCount)} messages, ${formatInteger(snapshot.tokenCount)} tokens, ${snapshot.context.compressionCount} compressions`);
+        return;
+      }
+      case 'delete': {
+        if (!value) throw await missingId('delete');
+        options.snapshots.delete(options.sessionId, value);
+        session.print(`snapshot deleted: ${value}`);
+        return;
+      }
+      default: {
+        const core = await import('@ollm/core');
+        throw new core.InvalidArgumentError({ argument: 'snapshot', message: `Unknown /snapshot action "${action}": use create, list, restore ID or delete ID.` });
+      }
+    }
+  },
+};
+
+async function missingId(action: string): Promise<Error> {
+  const core = await import('@ollm/core');
+  return new core.InvalidArgumentError({ argument: 'snapshot', message: `/snapshot ${action} needs a snapshot id (see /snapshot list).` });
+}
+
+export const historyCommand: SlashCommand = {
+  name: 'history',
+  usage: '',
+  summary: 'the full uncompressed record of this session, from the session file',
+  async run(session) {
+    const { renderMessage } = await import('@ollm/core');
+    const messages = session.recordedMessages();
+    messages.forEach((message, index) => {
+      const time = message.timestamp ? ` ${shortTime(message.timestamp)}` : '';
+      const flag = message.metadata?.['interrupted'] ? ' (interrupted)' : '';
+      session.print(session.options.colors.dim(`#${index + 1} ${message.role}${time}${flag}`));
+      session.print(renderMessage(message));
+    });
+    session.print(`${formatInteger(messages.length)} messages recorded in ${displayPath(session.options.history.path, session.options.io.cwd)}`);
+  },
+};
+
+export const exportCommand: SlashCommand = {
+  name: 'export',
+  usage: '[FILE]',
+  summary: "write the session as the seed's JSON layout (default $OLLM_HOME/sessions/ID.json)",
+  async run(session, argument) {
+    const core = await import('@ollm/core');
+    const { io, home, sessionId, secrets } = session.options;
+    const path = argument.length > 0 ? resolve(io.cwd, argument) : await defaultExportPath(home, sessionId);
+    const exported = core.exportSession(session.options.history.read());
+    core.writeFileAtomic(path, core.redactSecrets(`${JSON.stringify(exported, null, 2)}\n`, secrets));
+    session.print(`exported ${formatInteger(exported.messages.length)} messages and ${formatInteger(exported.toolCalls.length)} tool calls to ${displayPath(path, io.cwd)}`);
+  },
+};
+
+export const sessionsCommand: SlashCommand = {
+  name: 'sessions',
+  usage: '',
+  summary: 'the sessions under $OLLM_HOME (this one marked *)',
+  async run(session) {
+    const core = await import('@ollm/core');
+    session.print(renderSessions(core.listSessions(session.options.home), session.options.sessionId));
+  },
+};

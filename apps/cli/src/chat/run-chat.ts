@@ -1,0 +1,175 @@
+import type { Logger, ProviderRegistry } from '@ollm/core';
+import type { CliIo } from '../cli-io.js';
+import { oneLine } from '../exit-codes.js';
+import { colorsFor } from '../output/colors.js';
+import { formatInteger } from '../output/format-number.js';
+import { loadProviders } from '../plugins.js';
+import { activeContextPath, readActiveContext } from '../sessions/active-context-file.js';
+import { newSessionId } from '../sessions/new-session-id.js';
+import { resolveChatSettings, type ChatFlags } from './chat-settings.js';
+import { ChatSession } from './chat-session.js';
+import { connectModel } from './connect-model.js';
+import { createLineReader } from './line-reader.js';
+import { runSlashCommand } from './slash-commands.js';
+
+export interface RunChatOptions {
+  readonly io: CliIo;
+  readonly flags: ChatFlags;
+  readonly usePlugins: boolean;
+  readonly debug: boolean;
+  readonly registry?: ProviderRegistry;
+  readonly input: NodeJS.ReadableStream;
+  /** A terminal on both ends: prompt and line editing; otherwise input lines are echoed as `> line`. */
+  readonly terminal: boolean;
+  readonly terminalOutput?: NodeJS.WritableStream;
+}
+
+/** Teaches the model the markers the goal manager reads; short, because it is sent every turn. */
+const SYSTEM_PROMPT = [
+  'You are a helpful assistant in a long conversation whose older parts may be summarised.',
+  'Mark progress on lines of their own: [GOAL] text, [CHECKPOINT] text - COMPLETED|IN PROGRESS|PENDING, [DECISION] text - LOCKED, [ARTIFACT] Created|Modified|Deleted path, [NEXT] text.',
+].join('\n');
+
+/** Model-based providers: automatic compression runs them last, only when rule-based stages were not enough. */
+const MODEL_PROVIDERS = ['goal-aware', 'summarize'];
+
+/** Commands after which the context may have changed, so the status line follows. */
+const CHANGING_COMMANDS = /^\/(compact|goal\s+\S|snapshot\s+restore)/;
+
+/**
+ * `ollm` with no subcommand: checks the model answers (exit 3 with one line when not), resumes or
+ * starts a session, then reads lines until EOF, Ctrl-D, `/quit` or Ctrl-C twice.
+ */
+export async function runChat(options: RunChatOptions): Promise<void> {
+  const { io } = options;
+  const settings = await resolveChatSettings(io, options.flags);
+  const { config } = settings.loaded;
+  // Before anything else is printed: an unreachable model is exactly one line.
+  const connected = await connectModel(io, config, settings.contextSize);
+  const { registry } = await loadProviders({ io, usePlugins: options.usePlugins, ...(options.registry ? { registry: options.registry } : {}) });
+  const core = await import('@ollm/core');
+  const provider = registry.get(config.provider).name;
+  const autoPipeline = buildAutoPipeline(config.compression.autoPipeline, provider);
+  const sessionId = settings.sessionId ?? newSessionId();
+  const secrets = config.apiKey ? [config.apiKey] : [];
+  const history = new core.SessionHistory({ home: config.home, sessionId, model: config.model, provider, secrets });
+  const snapshots = new core.SnapshotStore({ home: config.home, retain: config.snapshots.retain, secrets });
+  const modelSize = core.parseModelSize(connected.parameterSize) ?? core.parseModelSize(config.model);
+  const manager = new core.ContextManager({
+    contextSize: connected.contextSize,
+    systemPrompt: SYSTEM_PROMPT,
+    tokens: new core.TokenCounter(core.createTokenizer(core.encodingForModel(config.model))),
+    registry,
+    model: connected.model,
+    modelName: config.model,
+    ...(modelSize !== undefined ? { modelSizeBillions: modelSize } : {}),
+    threshold: config.compression.threshold,
+    autoPipeline,
+    modelProviders: [...new Set([...MODEL_PROVIDERS, ...provider.split(',').filter((name) => !ruleStages(config.compression.autoPipeline).includes(name))])],
+    circuitBreakerFailures: config.compression.circuitBreakerFailures,
+    maxToolResultTokens: config.compression.maxToolResultTokens,
+    reasoningStripAgeThreshold: config.compression.reasoningStripAgeThreshold,
+    logdir: config.home,
+    extraConfig: {
+      preserveRecent: config.compression.preserveRecent,
+      summaryMaxTokens: config.compression.summaryMaxTokens,
+      userShare: config.compression.userShare,
+      workspace: io.cwd,
+    },
+    history,
+    snapshots,
+    sessionId,
+    autoSnapshot: config.snapshots.enabled && config.snapshots.autoCreate,
+    logger: providerLogger(io, options.debug),
+  });
+
+  const contextFile = await activeContextPath(config.home, sessionId);
+  const resumed = resume(manager, history, contextFile);
+  const session = new ChatSession({
+    io,
+    colors: colorsFor(io),
+    manager,
+    model: connected.model,
+    history,
+    snapshots,
+    registry,
+    sessionId,
+    home: config.home,
+    modelName: config.model,
+    endpoint: connected.endpoint,
+    provider,
+    autoPipeline,
+    automaticCompression: config.compression.enabled,
+    contextFile,
+    secrets,
+    debug: options.debug,
+  });
+  session.print(`ollm chat · session ${sessionId} · ${config.model} at ${connected.endpoint} · window ${formatInteger(connected.contextSize)} tokens · provider ${provider}`);
+  if (resumed) session.print(`Resumed: ${resumed}.`);
+  session.print('Type /help for commands; Ctrl-D or /quit ends the chat.');
+
+  const colors = colorsFor(io);
+  const reader = createLineReader({
+    input: options.input,
+    terminal: options.terminal,
+    ...(options.terminalOutput ? { output: options.terminalOutput } : {}),
+    onQuitHint: () => session.print(colors.dim('\n(press Ctrl-C again to quit, or Ctrl-D, or type /quit)')),
+  });
+  try {
+    for (;;) {
+      const line = await reader.nextLine();
+      if (line === undefined) break;
+      if (!options.terminal) io.stdout.write(`> ${line}\n`);
+      const text = line.trim();
+      if (text.length === 0) continue;
+      if (text.startsWith('/')) {
+        if ((await runSlashCommand(session, text)) === 'quit') break;
+        if (CHANGING_COMMANDS.test(text)) await session.afterChange();
+        else await session.saveContext();
+        continue;
+      }
+      await session.reply(text, reader);
+      await session.afterChange();
+    }
+  } finally {
+    reader.close();
+    history.close();
+  }
+  session.print(`Session ${sessionId} saved under ${config.home}. Resume with: ollm --session ${sessionId}`);
+}
+
+function ruleStages(pipeline: string): string[] {
+  return pipeline.split(',').map((name) => name.trim()).filter((name) => name.length > 0 && !MODEL_PROVIDERS.includes(name));
+}
+
+/** The config's rule-based stages, then the `--provider` stages (the model-based provider by default). */
+function buildAutoPipeline(configured: string, provider: string): string {
+  return [...new Set([...ruleStages(configured), ...provider.split(',')])].join(',');
+}
+
+/**
+ * Resumes from `context.json` (the context after the last turn, or a snapshot `ollm snapshot
+ * restore` put there); without it, from the session's full record. Returns what was resumed.
+ */
+function resume(manager: import('@ollm/core').ContextManager, history: import('@ollm/core').SessionHistory, contextFile: string): string | undefined {
+  const saved = readActiveContext(contextFile);
+  if (saved) {
+    manager.restoreState(saved.context);
+    const from = saved.restoredFrom ? `snapshot ${saved.restoredFrom}` : 'the saved context';
+    return `${formatInteger(saved.context.messages.length)} messages from ${from}`;
+  }
+  const record = history.read();
+  if (record.messages.length === 0) return undefined;
+  manager.restoreState({ systemPrompt: manager.state().systemPrompt, messages: record.messages, compressionCount: record.metadata.compressionCount });
+  return `${formatInteger(record.messages.length)} messages from the session record`;
+}
+
+/** Provider warnings reach stderr; info and debug only with --debug. */
+function providerLogger(io: CliIo, debug: boolean): Logger {
+  const write = (level: string, message: string) => io.stderr.write(`ollm: ${level}: ${oneLine(message)}\n`);
+  return {
+    debug: (message) => debug && write('debug', message),
+    info: (message) => debug && write('info', message),
+    warn: (message) => write('warning', message),
+  };
+}

@@ -1,0 +1,127 @@
+import { existsSync, rmSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import type { CommandContext } from '../command-context.js';
+import { displayPath } from '../exit-codes.js';
+import { formatInteger } from '../output/format-number.js';
+import { ollmHome } from '../ollm-home.js';
+import { defaultExportPath, renderSessions, shortTime } from '../sessions/render-sessions.js';
+
+interface JsonOption {
+  readonly json?: boolean;
+}
+
+export function registerSessionsCommand(program: Command, context: CommandContext): void {
+  const sessions = program
+    .command('sessions')
+    .description('List, show, export or delete chat sessions (the full records under $OLLM_HOME/sessions).')
+    .addHelpText(
+      'after',
+      `
+Each session is $OLLM_HOME/sessions/<id>/history.jsonl (every message, never compressed) and
+context.json (the compressed context a resumed chat starts from); snapshots are under
+$OLLM_HOME/snapshots/<id>/.
+
+Examples:
+  $ ollm sessions list
+  $ ollm sessions show 20261130-061702-3f2a
+  $ ollm sessions export 20261130-061702-3f2a --out session.json
+  $ ollm sessions delete 20261130-061702-3f2a`,
+    );
+  sessions.action(() => sessions.help());
+
+  sessions
+    .command('list')
+    .description('the sessions, newest activity first')
+    .option('--json', 'print them as JSON')
+    .action(async (options: JsonOption) => {
+      const { io } = context;
+      const core = await import('@ollm/core');
+      const records = core.listSessions(ollmHome(io));
+      if (options.json) {
+        const list = records.map((record) => ({
+          sessionId: record.sessionId,
+          startTime: record.startTime,
+          lastActivity: record.lastActivity,
+          model: record.model ?? null,
+          provider: record.provider ?? null,
+          ...record.metadata,
+        }));
+        io.stdout.write(`${JSON.stringify({ sessions: list }, null, 2)}\n`);
+        return;
+      }
+      io.stdout.write(records.length === 0 ? `No sessions under ${ollmHome(io)}: start one with \`ollm\`.\n` : `${renderSessions(records)}\n`);
+    });
+
+  sessions
+    .command('show')
+    .description("a session's metadata and every recorded message")
+    .argument('<id>', 'session id')
+    .option('--json', "print the seed's JSON session layout (as export does)")
+    .action(async (id: string, options: JsonOption) => {
+      const { io } = context;
+      const core = await import('@ollm/core');
+      const record = readSessionOrFail(core, ollmHome(io), id);
+      if (options.json) {
+        io.stdout.write(`${JSON.stringify(core.exportSession(record), null, 2)}\n`);
+        return;
+      }
+      io.stdout.write(
+        `Session ${record.sessionId}: started ${shortTime(record.startTime)}, last activity ${shortTime(record.lastActivity)}, model ${record.model ?? '?'}, provider ${record.provider ?? '?'}\n` +
+          `${formatInteger(record.metadata.messageCount)} messages, ${formatInteger(record.metadata.tokenCount)} tokens recorded, ${record.metadata.compressionCount} compressions\n\n`,
+      );
+      record.messages.forEach((message, index) => {
+        io.stdout.write(`#${index + 1} ${message.role}${message.timestamp ? ` ${shortTime(message.timestamp)}` : ''}\n${core.renderMessage(message)}\n`);
+      });
+    });
+
+  sessions
+    .command('export')
+    .description("write a session as the seed's JSON layout (sessionId, startTime, lastActivity, model, provider, messages, toolCalls, metadata)")
+    .argument('<id>', 'session id')
+    .option('--out <file>', 'write here (atomically) instead of stdout; `-` for stdout')
+    .option('--default-path', 'write to $OLLM_HOME/sessions/<id>.json')
+    .action(async (id: string, options: { out?: string; defaultPath?: boolean }) => {
+      const { io } = context;
+      const core = await import('@ollm/core');
+      const home = ollmHome(io);
+      const exported = core.exportSession(readSessionOrFail(core, home, id));
+      const text = `${JSON.stringify(exported, null, 2)}\n`;
+      const out = options.defaultPath ? await defaultExportPath(home, id) : options.out && options.out !== '-' ? resolve(io.cwd, options.out) : undefined;
+      if (!out) {
+        io.stdout.write(text);
+        return;
+      }
+      core.writeFileAtomic(out, text);
+      io.stderr.write(`exported ${formatInteger(exported.messages.length)} messages and ${formatInteger(exported.toolCalls.length)} tool calls to ${displayPath(out, io.cwd)}\n`);
+    });
+
+  sessions
+    .command('delete')
+    .description('delete a session: its record, saved context, snapshots and default export')
+    .argument('<id>', 'session id')
+    .action(async (id: string) => {
+      const { io } = context;
+      const core = await import('@ollm/core');
+      const home = ollmHome(io);
+      readSessionOrFail(core, home, id);
+      core.deleteSession(home, id);
+      rmSync(core.resolveInside(home, 'snapshots', id), { recursive: true, force: true });
+      const exported = await defaultExportPath(home, id);
+      if (existsSync(exported)) rmSync(exported);
+      io.stdout.write(`deleted session ${id}\n`);
+    });
+}
+
+/** A missing session is bad input (exit 2), named with where it was looked for. */
+export function readSessionOrFail(core: typeof import('@ollm/core'), home: string, id: string): import('@ollm/core').SessionRecord {
+  core.validateStorageId('session', id);
+  try {
+    return core.readSession(home, id);
+  } catch (error) {
+    if (error instanceof Error && error.message.startsWith('No session')) {
+      throw new core.InvalidArgumentError({ argument: 'session', message: `No session "${id}" under ${home} (see \`ollm sessions list\`).` });
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,117 @@
+import { existsSync, readdirSync } from 'node:fs';
+import type { Command } from 'commander';
+import type { CommandContext } from '../command-context.js';
+import { formatInteger } from '../output/format-number.js';
+import { ollmHome } from '../ollm-home.js';
+import { activeContextPath, writeActiveContext } from '../sessions/active-context-file.js';
+import { renderSnapshots, shortTime } from '../sessions/render-sessions.js';
+
+interface SnapshotOptions {
+  readonly session?: string;
+  readonly json?: boolean;
+}
+
+export function registerSnapshotCommand(program: Command, context: CommandContext): void {
+  const snapshot = program
+    .command('snapshot')
+    .description("List, show, restore or delete snapshots of a session's context (messages, checkpoints, goal).")
+    .addHelpText(
+      'after',
+      `
+Snapshots are $OLLM_HOME/snapshots/<session>/<id>.json. One is taken before every compression;
+/snapshot create takes one in the chat. Without --session, list uses the most recent session and
+the other actions find the session that holds the snapshot.
+
+restore writes the snapshot's context to the session's context.json: the next
+\`ollm --session <session>\` resumes from it. The session's full record is not changed.
+
+Examples:
+  $ ollm snapshot list
+  $ ollm snapshot show 20261130061702123-000-3f2a9c
+  $ ollm snapshot restore 20261130061702123-000-3f2a9c && ollm --session 20261130-061702-3f2a`,
+    );
+  snapshot.action(() => snapshot.help());
+
+  snapshot
+    .command('list')
+    .description("a session's snapshots, newest first")
+    .option('--session <id>', 'session (default: the most recent)')
+    .option('--json', 'print them as JSON')
+    .action(async (options: SnapshotOptions) => {
+      const { io } = context;
+      const core = await import('@ollm/core');
+      const home = ollmHome(io);
+      const sessionId = options.session ?? core.listSessions(home)[0]?.sessionId;
+      if (!sessionId) throw new core.InvalidArgumentError({ argument: 'session', message: `No sessions under ${home}: start one with \`ollm\`.` });
+      const snapshots = new core.SnapshotStore({ home }).list(sessionId);
+      if (options.json) {
+        io.stdout.write(`${JSON.stringify({ sessionId, snapshots }, null, 2)}\n`);
+        return;
+      }
+      io.stdout.write(snapshots.length === 0 ? `No snapshots in session ${sessionId}.\n` : `Session ${sessionId}\n${renderSnapshots(snapshots)}\n`);
+    });
+
+  snapshot
+    .command('show')
+    .description("a snapshot's summary and the messages it holds")
+    .argument('<id>', 'snapshot id')
+    .option('--session <id>', 'session (default: the one holding the snapshot)')
+    .option('--json', 'print the whole snapshot as JSON')
+    .action(async (id: string, options: SnapshotOptions) => {
+      const { io } = context;
+      const core = await import('@ollm/core');
+      const home = ollmHome(io);
+      const sessionId = options.session ?? (await sessionOfSnapshot(home, id));
+      const found = new core.SnapshotStore({ home }).read(sessionId, id);
+      if (options.json) {
+        io.stdout.write(`${JSON.stringify(found, null, 2)}\n`);
+        return;
+      }
+      io.stdout.write(
+        `Snapshot ${found.id} of session ${found.sessionId}, ${found.automatic ? 'automatic' : 'manual'} (${found.metadata.reason ?? 'no reason'}), taken ${shortTime(found.timestamp)}\n` +
+          `${formatInteger(found.messageCount)} messages, ${formatInteger(found.tokenCount)} tokens, ${found.checkpointCount} checkpoints, ${found.context.compressionCount} compressions${found.context.goal ? `, goal: ${found.context.goal.description}` : ''}\n\n`,
+      );
+      found.context.messages.forEach((message, index) => io.stdout.write(`#${index + 1} ${message.role}\n${core.renderMessage(message)}\n`));
+    });
+
+  snapshot
+    .command('restore')
+    .description('make the next `ollm --session <session>` resume from this snapshot')
+    .argument('<id>', 'snapshot id')
+    .option('--session <id>', 'session (default: the one holding the snapshot)')
+    .action(async (id: string, options: SnapshotOptions) => {
+      const { io } = context;
+      const core = await import('@ollm/core');
+      const home = ollmHome(io);
+      const sessionId = options.session ?? (await sessionOfSnapshot(home, id));
+      const found = new core.SnapshotStore({ home }).read(sessionId, id);
+      const secrets = io.env['OPENAI_API_KEY'] ? [io.env['OPENAI_API_KEY']] : [];
+      await writeActiveContext(await activeContextPath(home, sessionId), { version: 1, sessionId, savedAt: new Date().toISOString(), restoredFrom: found.id, context: found.context }, secrets);
+      io.stdout.write(`restored snapshot ${found.id} (${formatInteger(found.messageCount)} messages, ${formatInteger(found.tokenCount)} tokens) into session ${sessionId}; resume with: ollm --session ${sessionId}\n`);
+    });
+
+  snapshot
+    .command('delete')
+    .description('delete a snapshot')
+    .argument('<id>', 'snapshot id')
+    .option('--session <id>', 'session (default: the one holding the snapshot)')
+    .action(async (id: string, options: SnapshotOptions) => {
+      const { io } = context;
+      const core = await import('@ollm/core');
+      const home = ollmHome(io);
+      const sessionId = options.session ?? (await sessionOfSnapshot(home, id));
+      new core.SnapshotStore({ home }).delete(sessionId, id);
+      io.stdout.write(`deleted snapshot ${id} of session ${sessionId}\n`);
+    });
+}
+
+/** The session whose snapshot folder holds `snapshotId` (ids are unique: time, sequence, random). */
+async function sessionOfSnapshot(home: string, snapshotId: string): Promise<string> {
+  const core = await import('@ollm/core');
+  core.validateStorageId('snapshot', snapshotId);
+  const folder = core.resolveInside(home, 'snapshots');
+  const sessions = existsSync(folder) ? readdirSync(folder, { withFileTypes: true }).filter((entry) => entry.isDirectory()) : [];
+  const owner = sessions.find((entry) => existsSync(core.resolveInside(folder, entry.name, `${snapshotId}.json`)));
+  if (!owner) throw new core.InvalidArgumentError({ argument: 'snapshot', message: `No snapshot "${snapshotId}" under ${folder} (see \`ollm snapshot list\`).` });
+  return owner.name;
+}

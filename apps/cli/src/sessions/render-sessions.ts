@@ -1,0 +1,46 @@
+import type { SessionRecord, SnapshotSummary } from '@ollm/core';
+import { formatInteger } from '../output/format-number.js';
+import { renderTable } from '../output/render-table.js';
+
+/** `2026-11-30 06:17` from an ISO time: minutes are enough to tell sessions apart in a list. */
+export function shortTime(iso: string): string {
+  return iso.length >= 16 ? iso.slice(0, 16).replace('T', ' ') : iso;
+}
+
+/** One row per session, newest activity first; `current` is marked with `*`. */
+export function renderSessions(sessions: readonly SessionRecord[], current?: string): string {
+  const rows = sessions.map((session) => [
+    `${session.sessionId === current ? '* ' : ''}${session.sessionId}`,
+    shortTime(session.startTime),
+    shortTime(session.lastActivity),
+    formatInteger(session.metadata.messageCount),
+    formatInteger(session.metadata.compressionCount),
+    session.model ?? '',
+    session.provider ?? '',
+  ]);
+  return renderTable([['session', 'started', 'last activity', 'messages', 'compressions', 'model', 'provider'], ...rows], {
+    align: ['left', 'left', 'left', 'right', 'right'],
+  });
+}
+
+/** One row per snapshot, newest first. */
+export function renderSnapshots(snapshots: readonly SnapshotSummary[]): string {
+  const rows = snapshots.map((snapshot) => [
+    snapshot.id,
+    shortTime(snapshot.timestamp),
+    snapshot.automatic ? 'auto' : 'manual',
+    formatInteger(snapshot.messageCount),
+    formatInteger(snapshot.tokenCount),
+    formatInteger(snapshot.checkpointCount),
+    snapshot.metadata.reason ?? '',
+  ]);
+  return renderTable([['snapshot', 'taken', 'kind', 'messages', 'tokens', 'checkpoints', 'reason'], ...rows], {
+    align: ['left', 'left', 'left', 'right', 'right', 'right'],
+  });
+}
+
+/** A whole-session JSON export goes beside the session folder, as the seed names it: `sessions/<id>.json`. */
+export async function defaultExportPath(home: string, sessionId: string): Promise<string> {
+  const core = await import('@ollm/core');
+  return core.resolveInside(home, 'sessions', `${core.validateStorageId('session', sessionId)}.json`);
+}

@@ -1,0 +1,140 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { messageText, readSession, type Message } from '@ollm/core';
+import { startFakeModelServer, type FakeModelServer } from '@ollm/fake-model-server';
+import { ChatDriver, binaryBuilt, binaryPath, runBinary } from './chat-driver.js';
+import { temporaryFolder } from './run-ollm.js';
+
+if (!binaryBuilt) console.warn(`Skipping the chat tests: ${binaryPath} is missing. Run \`pnpm turbo run build --filter @ollm/cli...\`.`);
+
+/** A long, deterministic reply, so a few turns fill a 2,048-token window and compression has assistant text to work on. */
+function chatReply(question: string): string {
+  return [
+    `About "${question.slice(0, 40)}": I edited src/parser.ts and decided to keep the retry layer.`,
+    'The failing test in tests/parser.test.ts came from a stale fixture, which I regenerated.',
+    ...Array.from({ length: 6 }, (_, index) => `Detail ${index + 1}: the tokenizer, the retry loop and the logging setup were reviewed again.`),
+  ].join(' ');
+}
+
+const statusLine = /^Context: [\d,]+\/2,048 \(\d+%\) · reliability (high|medium|low|critical) · \d+ compressions? · provider goal-aware$/;
+
+describe.skipIf(!binaryBuilt)('ollm chat (the built binary, piped stdin, fake model server)', () => {
+  let server: FakeModelServer;
+  let folder: ReturnType<typeof temporaryFolder>;
+  let env: Record<string, string>;
+  beforeAll(async () => {
+    server = await startFakeModelServer({
+      // Summariser requests (delimited conversation, RESUME) get the server's own deterministic replies.
+      reply: (request) => {
+        const last = request.messages.at(-1);
+        const text = last ? messageText(last) : '';
+        return text.includes('<conversation>') || text.includes('RESUME') ? undefined : chatReply(text);
+      },
+    });
+    folder = temporaryFolder();
+    env = { OLLM_HOME: join(folder.path, 'home'), HOME: folder.path };
+  });
+  afterAll(async () => {
+    await server.close();
+    folder.remove();
+  });
+
+  const chatArgs = () => ['--provider', 'goal-aware', '--host', server.url, '--model', 'fake-llama:8b', '--context-size', '2048'];
+
+  it('runs a scripted session: automatic and manual compression, snapshots, status, export, all on disk', async () => {
+    const chat = new ChatDriver(chatArgs(), env, folder.path);
+    const questions = Array.from({ length: 12 }, (_, index) => `Question ${index + 1}: how should the parser handle retries?`);
+    chat.send('/goal ship the parser with retries', ...questions, '/compact trim', '/compact summarize', 'One more question after the restart', '/snapshot create', '/snapshot list');
+    const [, snapshotId] = await chat.waitFor(/snapshot created: (\S+)/);
+    await chat.waitFor(/^snapshot\s+taken/m);
+    chat.send(`/snapshot restore ${snapshotId}`, '/status', '/export', '/quit');
+    const run = await chat.end();
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const sessionId = /session (\S+) ·/.exec(run.stdout)![1]!;
+    const lines = run.stdout.split('\n');
+
+    expect(lines.filter((line) => line.startsWith('Context: ')).every((line) => statusLine.test(line))).toBe(true);
+    expect(lines.filter((line) => statusLine.test(line)).length).toBeGreaterThanOrEqual(questions.length + 1);
+    expect(run.stdout).toMatch(/^compressed with [\w,-]+ \(automatic\): [\d,]+ -> [\d,]+ tokens$/m);
+    expect(run.stdout).toMatch(/^compressed with trim: [\d,]+ -> [\d,]+ tokens$/m);
+    expect(run.stdout).toMatch(/^compressed with summarize: [\d,]+ -> [\d,]+ tokens$/m);
+    expect(run.stdout).toMatch(/^removed: \d+ /m);
+    // fake-llama:8b starts at low; the third compression takes it to critical: one warning.
+    expect(run.stdout.match(/Context Compression Warning/g)).toHaveLength(1);
+    expect(run.stdout).toContain(`restored snapshot ${snapshotId}`);
+    for (const part of ['system', 'goal', 'checkpoints', 'user', 'assistant', 'tool', 'total']) expect(run.stdout).toMatch(new RegExp(`^  ${part}\\s+[\\d,]+\\s+[\\d.]+%$`, 'm'));
+
+    // The session file holds every turn, uncompressed, in order.
+    const record = readSession(env['OLLM_HOME']!, sessionId);
+    const userTexts = record.messages.filter((message: Message) => message.role === 'user').map(messageText);
+    expect(userTexts).toEqual([...questions, 'One more question after the restart']);
+    const replies = record.messages.filter((message: Message) => message.role === 'assistant').map(messageText);
+    expect(replies).toEqual(userTexts.map((text) => chatReply(text)));
+    expect(record.metadata.compressionCount).toBeGreaterThanOrEqual(3);
+
+    // The export has the seed's layout.
+    const exported = JSON.parse(readFileSync(join(env['OLLM_HOME']!, 'sessions', `${sessionId}.json`), 'utf8')) as Record<string, unknown>;
+    expect(Object.keys(exported)).toEqual(['sessionId', 'startTime', 'lastActivity', 'model', 'provider', 'messages', 'toolCalls', 'metadata']);
+    expect(exported).toMatchObject({ sessionId, model: 'fake-llama:8b', provider: 'goal-aware', toolCalls: [] });
+    const messages = exported['messages'] as { role: string; parts: { type: string; text: string }[]; timestamp: string }[];
+    expect(messages).toHaveLength(record.messages.length);
+    expect(messages[0]).toEqual({ role: 'user', parts: [{ type: 'text', text: questions[0] }], timestamp: expect.any(String) });
+    expect(exported['metadata']).toEqual({ tokenCount: expect.any(Number), compressionCount: record.metadata.compressionCount });
+
+    // Non-interactive commands see the session.
+    const listed = await runBinary(['sessions', 'list', '--json'], env, folder.path);
+    expect(listed.code).toBe(0);
+    const sessions = (JSON.parse(listed.stdout) as { sessions: { sessionId: string; messageCount: number }[] }).sessions;
+    expect(sessions).toContainEqual(expect.objectContaining({ sessionId, messageCount: record.messages.length }));
+    const snapshots = await runBinary(['snapshot', 'list', '--session', sessionId, '--json'], env, folder.path);
+    expect((JSON.parse(snapshots.stdout) as { snapshots: { id: string }[] }).snapshots.map((snapshot) => snapshot.id)).toContain(snapshotId);
+  });
+
+  it('cancels a streaming reply on Ctrl-C and keeps the session going', async () => {
+    const chat = new ChatDriver(chatArgs(), env, folder.path);
+    await chat.waitFor(/Type \/help/);
+    server.setFault({ kind: 'hang', paths: ['/api/chat'] });
+    const chatRequests = () => server.requests.filter((request) => request.path === '/api/chat').length;
+    const before = chatRequests();
+    chat.send('This reply will hang');
+    await expect.poll(chatRequests, { timeout: 20_000 }).toBeGreaterThan(before);
+    chat.interrupt();
+    await chat.waitFor(/\(reply cancelled\)/);
+    chat.send('And this one works', '/quit');
+    const run = await chat.end();
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(chatReply('And this one works'));
+    const sessionId = /session (\S+) ·/.exec(run.stdout)![1]!;
+    const userTexts = readSession(env['OLLM_HOME']!, sessionId).messages.filter((message: Message) => message.role === 'user').map(messageText);
+    expect(userTexts).toEqual(['This reply will hang', 'And this one works']);
+  });
+
+  it('exits 3 with exactly one line when no model server answers', async () => {
+    const run = await runBinary(['--provider', 'goal-aware', '--host', 'http://127.0.0.1:9'], env, folder.path);
+    expect(run.code).toBe(3);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.split('\n')).toEqual([expect.stringMatching(/^ollm: No Ollama server at http:\/\/127\.0\.0\.1:9 .*ollama serve.*--api openai --base-url/), '']);
+  });
+
+  it('never prints the API key in ollm config', async () => {
+    const key = 'sk-test-do-not-print-0123456789';
+    const run = await runBinary(['config', '--json'], { ...env, OPENAI_API_KEY: key }, folder.path);
+    expect(run.code).toBe(0);
+    expect(run.stdout).not.toContain(key);
+    const parsed = JSON.parse(run.stdout) as { config: { apiKey: string; home: string }; sources: Record<string, string> };
+    expect(parsed.config.apiKey).toBe('(set)');
+    expect(parsed.sources['apiKey']).toBe('env:OPENAI_API_KEY');
+    expect(parsed.sources['home']).toBe('env:OLLM_HOME');
+  });
+
+  it('compact with an unknown provider exits 2 and lists the available ones', async () => {
+    const transcript = join(folder.path, 'small.json');
+    writeFileSync(transcript, JSON.stringify([{ role: 'user', content: 'hello' }, { role: 'assistant', content: 'hi' }]));
+    const run = await runBinary(['compact', transcript, '--provider', 'nope'], env, folder.path);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^ollm: No context provider named "nope"\. Available: .*\btrim\b.*\n$/);
+    expect(run.stderr).toContain('goal-aware');
+  });
+});
