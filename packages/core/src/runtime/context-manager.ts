@@ -14,7 +14,9 @@ import { silentLogger, type ProviderContext } from '../spec/provider-context.js'
 import type { ContextSnapshot, ContextState, SnapshotSummary } from '../storage/snapshot-store.js';
 import { createTokenizer } from '../tokens/bpe-tokenizer.js';
 import { TokenCounter } from '../tokens/token-counter.js';
-import { checkpointOf, isCheckpointMessage, type Checkpoint } from './checkpoint-metadata.js';
+import { isCheckpointMessage } from './checkpoint-metadata.js';
+import { ContextSnapshots } from './context-snapshots.js';
+import { compressionBaseline, reportCompression, type CompressionBaseline } from './compression-report.js';
 import { CircuitBreaker } from './circuit-breaker.js';
 import { mergeStages, type AppliedStage } from './compression-run.js';
 import { computeBudget, type ContextBudget } from './context-budget.js';
@@ -33,9 +35,7 @@ export interface CompressionOutcome {
 type StageAttempt = { kind: 'applied'; stage: AppliedStage } | { kind: 'no-saving'; modelCalls: number } | { kind: 'error' };
 
 /** The context as a compression found it: for its events and its automatic snapshot. */
-interface RunStart {
-  readonly checkpoints: Map<string, Checkpoint>;
-  readonly hadConversation: boolean;
+interface RunStart extends CompressionBaseline {
   readonly state: ContextState;
   readonly tokenCount: number;
 }
@@ -58,6 +58,7 @@ export class ContextManager {
   private readonly breaker: CircuitBreaker;
   private readonly calibration = new TokenCalibration();
   private readonly providerState = new Map<string, unknown>();
+  private readonly snapshots: ContextSnapshots;
   private systemPrompt: string;
   private messages: Message[] = [];
   private compressions = 0;
@@ -69,6 +70,12 @@ export class ContextManager {
     this.registry = options.registry ?? defaultRegistry;
     this.breaker = new CircuitBreaker(options.circuitBreakerFailures ?? 3);
     this.systemPrompt = options.systemPrompt ?? '';
+    this.snapshots = new ContextSnapshots({
+      store: options.snapshots,
+      sessionId: options.sessionId ?? options.history?.sessionId ?? 'default',
+      events: this.events,
+      modelName: options.modelName,
+    });
   }
 
   on<Name extends ContextEventName>(name: Name, listener: ContextEventListener<Name>): () => void {
@@ -283,8 +290,7 @@ export class ContextManager {
 
   private runStart(): RunStart {
     return {
-      checkpoints: new Map(this.messages.filter(isCheckpointMessage).map((message) => [message.id, checkpointOf(message)!])),
-      hadConversation: this.messages.some((message) => message.role !== 'system' && !isCheckpointMessage(message)),
+      ...compressionBaseline(this.messages),
       state: this.state(),
       tokenCount: this.budget().totalTokens,
     };
@@ -300,31 +306,15 @@ export class ContextManager {
     const { provider, result } = mergeStages(stages);
     this.compressions += 1;
     this.options.history?.recordCompression({ provider, tokensBefore: result.stats.tokensBefore, tokensAfter: result.stats.tokensAfter });
-    for (const message of this.messages) {
-      const checkpoint = checkpointOf(message);
-      if (!checkpoint) continue;
-      const previous = start.checkpoints.get(message.id);
-      if (!previous) this.events.emit('checkpoint-created', { checkpointId: checkpoint.id, tokens: this.tokens.countMessage(message) });
-      else if (previous.level !== checkpoint.level || previous.currentTokens !== checkpoint.currentTokens) {
-        this.events.emit('checkpoint-aged', { checkpointId: checkpoint.id, level: checkpoint.level, tokens: this.tokens.countMessage(message) });
-      }
-    }
-    if (result.folded && result.folded.length > 0) {
-      this.events.emit('user-messages-folded', { messageIds: result.folded.map((entry) => entry.messageId), reason: result.folded[0]!.reason });
-    }
-    this.events.emit('compressed', {
+    reportCompression(this.events, this.tokens, {
+      baseline: start,
+      messages: this.messages,
       provider,
       stages: stages.map((stage) => stage.provider),
       trigger,
-      stats: result.stats,
-      removed: result.removed,
-      limitations: result.limitations,
+      result,
       compressionCount: this.compressions,
     });
-    const keptConversation = this.messages.some((message) => message.role !== 'system' && !isCheckpointMessage(message) && message.role !== 'assistant');
-    if (start.hadConversation && !keptConversation) {
-      this.events.emit('rollover-complete', { provider, tokensBefore: result.stats.tokensBefore, tokensAfter: result.stats.tokensAfter });
-    }
     return { provider, trigger, result };
   }
 
@@ -340,49 +330,19 @@ export class ContextManager {
   }
 
   createSnapshot(reason = 'manual', automatic = false): ContextSnapshot {
-    return this.saveSnapshot(reason, automatic, this.state(), this.budget().totalTokens);
-  }
-
-  private saveSnapshot(reason: string, automatic: boolean, state: ContextState, tokenCount: number): ContextSnapshot {
-    const store = this.options.snapshots;
-    if (!store) throw new OllmError({ code: 'no-snapshot-store', message: 'Snapshots need a snapshot store (ContextManager option `snapshots`).' });
-    try {
-      const snapshot = store.create({
-        sessionId: this.options.sessionId ?? this.options.history?.sessionId ?? 'default',
-        automatic,
-        context: state,
-        tokenCount,
-        messageCount: state.messages.length,
-        checkpointCount: state.messages.filter(isCheckpointMessage).length,
-        metadata: { ...(this.options.modelName ? { model: this.options.modelName } : {}), reason },
-      });
-      if (automatic) this.events.emit('auto-snapshot-created', { snapshotId: snapshot.id });
-      else this.events.emit('snapshot-created', { snapshotId: snapshot.id, automatic: false });
-      return snapshot;
-    } catch (error) {
-      this.events.emit('snapshot-error', { operation: 'create', error: error instanceof Error ? error : new Error(String(error)) });
-      throw error;
-    }
+    return this.snapshots.save(reason, automatic, this.state(), this.budget().totalTokens);
   }
 
   listSnapshots(): SnapshotSummary[] {
-    const store = this.options.snapshots;
-    return store ? store.list(this.options.sessionId ?? this.options.history?.sessionId ?? 'default') : [];
+    return this.snapshots.list();
   }
 
   /** Restores exactly the saved context: messages, goal, system prompt, provider state, compression count. */
   restoreSnapshot(snapshotId: string): ContextSnapshot {
-    const store = this.options.snapshots;
-    if (!store) throw new OllmError({ code: 'no-snapshot-store', message: 'Snapshots need a snapshot store (ContextManager option `snapshots`).' });
-    try {
-      const snapshot = store.read(this.options.sessionId ?? this.options.history?.sessionId ?? 'default', snapshotId);
-      this.restoreState(snapshot.context);
-      this.events.emit('snapshot-restored', { snapshotId });
-      return snapshot;
-    } catch (error) {
-      this.events.emit('snapshot-error', { operation: 'restore', error: error instanceof Error ? error : new Error(String(error)) });
-      throw error;
-    }
+    const snapshot = this.snapshots.read(snapshotId);
+    this.restoreState(snapshot.context);
+    this.events.emit('snapshot-restored', { snapshotId });
+    return snapshot;
   }
 
   restoreState(state: ContextState): void {
@@ -397,9 +357,9 @@ export class ContextManager {
 
   /** Saves the context a compression is about to replace, as it was when the compression started. */
   private takeAutoSnapshot(reason: string, start: RunStart): void {
-    if (!this.options.snapshots || this.options.autoSnapshot === false) return;
+    if (!this.snapshots.enabled || this.options.autoSnapshot === false) return;
     try {
-      this.saveSnapshot(reason, true, start.state, start.tokenCount);
+      this.snapshots.save(reason, true, start.state, start.tokenCount);
     } catch {
       // Reported as snapshot-error; a failed snapshot must not block compression.
     }
