@@ -69,3 +69,31 @@ describe.each(FAULTS)('automatic compression when the model server fails: $name'
     }
   });
 });
+
+describe('automatic compression when the model answers with empty summaries', () => {
+  it('discards each empty result, counts the paid calls, and opens the circuit instead of calling on every turn', async () => {
+    const server = await startFakeModelServer();
+    try {
+      const session = createSimulatedSession({ server, contextSize: CONTEXT_SIZE, sessionId: 'empty' });
+      const { events, manager } = session;
+      const healthy = await runTurns(session, { turns: HEALTHY_TURNS, sendEvery: 0 });
+      server.setFault({ kind: 'empty', times: 'always', paths: ['/api/chat'] });
+      let requestsWhenOpened: number | undefined;
+      manager.on('circuit-open', () => (requestsWhenOpened = chatRequests(server).length));
+      const faulty = await runTurns(session, { turns: FAULTY_TURNS, firstTurn: HEALTHY_TURNS, sendEvery: 0 });
+      session.history.close();
+
+      const empty = events.of('compression-skipped').filter((skipped) => skipped.provider === 'goal-aware' && skipped.reason.includes('empty summary'));
+      expect(empty).toHaveLength(3);
+      expect(events.count('compression-error')).toBe(0);
+      expect(events.of('circuit-open')).toEqual([{ provider: 'goal-aware', failures: 3, fallback: 'mask,code-aware,trim' }]);
+      expect(faulty.compressions.filter((compression) => compression.providers.includes('goal-aware'))).toEqual([]);
+      expect(chatRequests(server).length).toBe(requestsWhenOpened);
+      for (const tokens of faulty.contextTokens) expect(tokens).toBeLessThanOrEqual(CONTEXT_SIZE);
+      expect(readSession(session.home, 'empty').messages).toEqual([...healthy.added, ...faulty.added]);
+      expect(manager.compressionCount).toBe(healthy.compressions.length + faulty.compressions.length);
+    } finally {
+      await server.close();
+    }
+  });
+});
