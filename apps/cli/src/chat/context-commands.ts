@@ -5,6 +5,7 @@ import { renderTable } from '../output/render-table.js';
 import { budgetBreakdown } from './budget-breakdown.js';
 import { describeRemoved } from './describe-compression.js';
 import type { SlashCommand } from './slash-command.js';
+import { plural } from '../output/plural.js';
 
 export const compactCommand: SlashCommand = {
   name: 'compact',
@@ -56,7 +57,7 @@ export const statusCommand: SlashCommand = {
     session.print(
       `Compresses when the conversation reaches ${formatInteger(budget.trigger)} tokens (threshold of ${formatInteger(budget.available)} available); now ${formatInteger(budget.conversationTokens)}.`,
     );
-    session.print(`Automatic pipeline: ${options.automaticCompression ? options.autoPipeline : 'off (compression.enabled is false)'}; ${manager.compressionCount} compression${manager.compressionCount === 1 ? '' : 's'} so far.`);
+    session.print(`Automatic pipeline: ${options.automaticCompression ? options.autoPipeline : 'off (compression.enabled is false)'}; ${plural(manager.compressionCount, 'compression')} so far.`);
     session.print(`Reliability: ${reliability.level} (${Math.round(reliability.score * 100)}%). Token counts x${manager.calibrationRatio.toFixed(2)} from the server's reported prompt sizes.`);
     session.print(`Messages: ${manager.activeMessages.length} in the context, ${session.recordedMessages().length} recorded in the session (/history).`);
     session.print(session.statusLine());

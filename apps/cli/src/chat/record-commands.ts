@@ -3,6 +3,7 @@ import { displayPath } from '../exit-codes.js';
 import { formatInteger } from '../output/format-number.js';
 import { defaultExportPath, renderSessions, renderSnapshots, shortTime } from '../sessions/render-sessions.js';
 import type { SlashCommand } from './slash-command.js';
+import { plural } from '../output/plural.js';
 
 export const snapshotCommand: SlashCommand = {
   name: 'snapshot',
@@ -15,7 +16,7 @@ export const snapshotCommand: SlashCommand = {
     switch (action) {
       case 'create': {
         const snapshot = manager.createSnapshot(value || 'manual');
-        session.print(`snapshot created: ${snapshot.id} (${formatInteger(snapshot.messageCount)} messages, ${formatInteger(snapshot.tokenCount)} tokens)`);
+        session.print(`snapshot created: ${snapshot.id} (${plural(snapshot.messageCount, 'message')}, ${plural(snapshot.tokenCount, 'token')})`);
         return;
       }
       case 'list': {
@@ -27,7 +28,7 @@ export const snapshotCommand: SlashCommand = {
         if (!value) throw await missingId('restore');
         const snapshot = manager.restoreSnapshot(value);
         await session.saveContext(snapshot.id);
-        session.print(`restored snapshot ${snapshot.id} from ${shortTime(snapshot.timestamp)}: ${formatInteger(snapshot.messageCount)} messages, ${formatInteger(snapshot.tokenCount)} tokens, ${snapshot.context.compressionCount} compressions`);
+        session.print(`restored snapshot ${snapshot.id} from ${shortTime(snapshot.timestamp)}: ${plural(snapshot.messageCount, 'message')}, ${plural(snapshot.tokenCount, 'token')}, ${plural(snapshot.context.compressionCount, 'compression')}`);
         return;
       }
       case 'delete': {
@@ -76,7 +77,7 @@ export const exportCommand: SlashCommand = {
     const path = argument.length > 0 ? resolve(io.cwd, argument) : await defaultExportPath(home, sessionId);
     const exported = core.exportSession(session.options.history.read());
     core.writeFileAtomic(path, core.redactSecrets(`${JSON.stringify(exported, null, 2)}\n`, secrets));
-    session.print(`exported ${formatInteger(exported.messages.length)} messages and ${formatInteger(exported.toolCalls.length)} tool calls to ${displayPath(path, io.cwd)}`);
+    session.print(`exported ${plural(exported.messages.length, 'message')} and ${plural(exported.toolCalls.length, 'tool call')} to ${displayPath(path, io.cwd)}`);
   },
 };
 

@@ -48,7 +48,8 @@ export async function runChat(options: RunChatOptions): Promise<void> {
   const connected = await connectModel(io, config, settings.contextSize);
   const { registry } = await loadProviders({ io, usePlugins: options.usePlugins, ...(options.registry ? { registry: options.registry } : {}) });
   const core = await import('@ollm/core');
-  const provider = registry.get(config.provider).name;
+  // Safe mode loads no provider: the chat still runs, kept inside the window by core's window guard.
+  const provider = options.usePlugins || registry.has(config.provider) ? registry.get(config.provider).name : 'none';
   const autoPipeline = buildAutoPipeline(config.compression.autoPipeline, provider);
   const sessionId = settings.sessionId ?? newSessionId();
   const secrets = config.apiKey ? [config.apiKey] : [];

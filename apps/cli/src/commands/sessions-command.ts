@@ -3,9 +3,9 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { CommandContext } from '../command-context.js';
 import { displayPath } from '../exit-codes.js';
-import { formatInteger } from '../output/format-number.js';
 import { ollmHome } from '../ollm-home.js';
 import { defaultExportPath, renderSessions, shortTime } from '../sessions/render-sessions.js';
+import { plural } from '../output/plural.js';
 
 interface JsonOption {
   readonly json?: boolean;
@@ -68,7 +68,7 @@ Examples:
       }
       io.stdout.write(
         `Session ${record.sessionId}: started ${shortTime(record.startTime)}, last activity ${shortTime(record.lastActivity)}, model ${record.model ?? '?'}, provider ${record.provider ?? '?'}\n` +
-          `${formatInteger(record.metadata.messageCount)} messages, ${formatInteger(record.metadata.tokenCount)} tokens recorded, ${record.metadata.compressionCount} compressions\n\n`,
+          `${plural(record.metadata.messageCount, 'message')}, ${plural(record.metadata.tokenCount, 'token')} recorded, ${plural(record.metadata.compressionCount, 'compression')}\n\n`,
       );
       record.messages.forEach((message, index) => {
         io.stdout.write(`#${index + 1} ${message.role}${message.timestamp ? ` ${shortTime(message.timestamp)}` : ''}\n${core.renderMessage(message)}\n`);
@@ -93,7 +93,7 @@ Examples:
         return;
       }
       core.writeFileAtomic(out, text);
-      io.stderr.write(`exported ${formatInteger(exported.messages.length)} messages and ${formatInteger(exported.toolCalls.length)} tool calls to ${displayPath(out, io.cwd)}\n`);
+      io.stderr.write(`exported ${plural(exported.messages.length, 'message')} and ${plural(exported.toolCalls.length, 'tool call')} to ${displayPath(out, io.cwd)}\n`);
     });
 
   sessions

@@ -5,6 +5,7 @@ import { formatInteger } from '../output/format-number.js';
 import { ollmHome } from '../ollm-home.js';
 import { activeContextPath, writeActiveContext } from '../sessions/active-context-file.js';
 import { renderSnapshots, shortTime } from '../sessions/render-sessions.js';
+import { plural } from '../output/plural.js';
 
 interface SnapshotOptions {
   readonly session?: string;
@@ -69,7 +70,7 @@ Examples:
       }
       io.stdout.write(
         `Snapshot ${found.id} of session ${found.sessionId}, ${found.automatic ? 'automatic' : 'manual'} (${found.metadata.reason ?? 'no reason'}), taken ${shortTime(found.timestamp)}\n` +
-          `${formatInteger(found.messageCount)} messages, ${formatInteger(found.tokenCount)} tokens, ${found.checkpointCount} checkpoints, ${found.context.compressionCount} compressions${found.context.goal ? `, goal: ${found.context.goal.description}` : ''}\n\n`,
+          `${formatInteger(found.messageCount)} messages, ${formatInteger(found.tokenCount)} tokens, ${found.checkpointCount} checkpoints, ${plural(found.context.compressionCount, 'compression')}${found.context.goal ? `, goal: ${found.context.goal.description}` : ''}\n\n`,
       );
       found.context.messages.forEach((message, index) => io.stdout.write(`#${index + 1} ${message.role}\n${core.renderMessage(message)}\n`));
     });
