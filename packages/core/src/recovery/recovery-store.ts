@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sha256Hex } from '../digest/source-digest.js';
 import { InvalidArgumentError } from '../errors/invalid-argument-error.js';
+import { writeFileAtomic } from '../storage/write-file-atomic.js';
 
 /** The folder under `logdir` where removed content is stored, one file per sha256. */
 export const RECOVERY_FOLDER = 'removed';
@@ -18,20 +19,8 @@ export interface SavedContent {
  */
 export function saveRemovedContent(logdir: string, content: string): SavedContent {
   const sha256 = sha256Hex(content);
-  const folder = join(logdir, RECOVERY_FOLDER);
-  const path = join(folder, `${sha256}.txt`);
-  if (!existsSync(path)) {
-    mkdirSync(folder, { recursive: true });
-    const temporary = `${path}.${process.pid}.${Date.now()}.tmp`;
-    try {
-      writeFileSync(temporary, content, 'utf8');
-      renameSync(temporary, path);
-    } catch (error) {
-      // A failed write (disk full, permissions) must not leave a half-written temporary behind.
-      rmSync(temporary, { force: true });
-      throw error;
-    }
-  }
+  const path = join(logdir, RECOVERY_FOLDER, `${sha256}.txt`);
+  if (!existsSync(path)) writeFileAtomic(path, content);
   return { sha256, path };
 }
 
