@@ -59,6 +59,7 @@ export class ContextManager {
   private readonly calibration = new TokenCalibration();
   private readonly providerState = new Map<string, unknown>();
   private readonly snapshots: ContextSnapshots;
+  private inFlight: Promise<unknown> | undefined;
   private systemPrompt: string;
   private messages: Message[] = [];
   private compressions = 0;
@@ -165,8 +166,9 @@ export class ContextManager {
 
   /** Compresses when the budget says so (after adding a message); returns what ran, if anything. */
   async maybeCompress(): Promise<CompressionOutcome | undefined> {
-    if (!this.shouldCompress()) return undefined;
-    return this.autoCompress();
+    // One compression at a time: while one runs, the next turn's call checks again.
+    if (this.inFlight || !this.shouldCompress()) return undefined;
+    return this.exclusive(() => this.autoCompress());
   }
 
   /**
@@ -175,10 +177,26 @@ export class ContextManager {
    */
   async compress(providerName: string): Promise<CompressionOutcome> {
     const provider = this.registry.get(providerName);
+    while (this.inFlight) await this.inFlight.catch(() => undefined);
+    return this.exclusive(() => this.compressWith(provider));
+  }
+
+  private async exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const running = work();
+    this.inFlight = running;
+    try {
+      return await running;
+    } finally {
+      if (this.inFlight === running) this.inFlight = undefined;
+    }
+  }
+
+  private async compressWith(provider: ContextProvider): Promise<CompressionOutcome> {
     const start = this.runStart();
-    const stage: AppliedStage = { provider: provider.name, result: await this.run(provider) };
+    const { result, inputLength } = await this.run(provider);
+    const stage: AppliedStage = { provider: provider.name, result };
     this.takeAutoSnapshot(`before ${provider.name}`, start);
-    this.applyStage(stage);
+    this.applyStage(stage, inputLength);
     // A model compression that worked on request shows the model is back: close the circuit.
     const { modelCalls = 0, tokensAfter, tokensBefore } = stage.result.stats;
     if (modelCalls > 0 && tokensAfter < tokensBefore) this.breaker.recordSuccess();
@@ -230,14 +248,14 @@ export class ContextManager {
   /** Runs one stage; a failure is reported as an event and leaves the context as it was. */
   private async tryStage(provider: ContextProvider): Promise<StageAttempt> {
     try {
-      const result = await this.run(provider);
+      const { result, inputLength } = await this.run(provider);
       if (result.stats.tokensAfter >= result.stats.tokensBefore) {
         const why = result.limitations.length > 0 ? ` (${result.limitations.join('; ')})` : '';
         this.events.emit('compression-skipped', { provider: provider.name, reason: `the result was not smaller than its input${why}` });
         return { kind: 'no-saving', modelCalls: result.stats.modelCalls ?? 0 };
       }
       const stage = { provider: provider.name, result };
-      this.applyStage(stage);
+      this.applyStage(stage, inputLength);
       return { kind: 'applied', stage };
     } catch (error) {
       this.events.emit('compression-error', {
@@ -255,8 +273,9 @@ export class ContextManager {
     if (budget.totalTokens <= budget.contextSize) return undefined;
     const provider = createWindowGuardProvider();
     const limit = this.targetLimit();
-    const stage = { provider: provider.name, result: await this.run(provider, limit) };
-    this.applyStage(stage);
+    const { result, inputLength } = await this.run(provider, limit);
+    const stage = { provider: provider.name, result };
+    this.applyStage(stage, inputLength);
     return stage;
   }
 
@@ -270,7 +289,9 @@ export class ContextManager {
     return this.tokens.countMessages(this.messages) > this.targetLimit() || this.shouldCompress();
   }
 
-  private async run(provider: ContextProvider, limit = this.targetLimit()): Promise<CompactionResult> {
+  /** Runs a provider on a copy of the active context, so messages added meanwhile cannot change its input. */
+  private async run(provider: ContextProvider, limit = this.targetLimit()): Promise<{ result: CompactionResult; inputLength: number }> {
+    const input = [...this.messages];
     const config: Partial<CompressionConfig> = {
       limit,
       maxToolResultTokens: this.options.maxToolResultTokens,
@@ -285,7 +306,7 @@ export class ContextManager {
       goal: this.goals.state,
       state: this.providerState,
     };
-    return compactWith(provider, this.messages, { config, context });
+    return { result: await compactWith(provider, input, { config, context }), inputLength: input.length };
   }
 
   private runStart(): RunStart {
@@ -296,9 +317,12 @@ export class ContextManager {
     };
   }
 
-  /** A stage's output becomes the active context at once, so the next stage works on it. */
-  private applyStage(stage: AppliedStage): void {
-    this.messages = [...stage.result.messages];
+  /**
+   * A stage's output becomes the active context at once, so the next stage works on it. Messages
+   * added while it ran (a compression can take a model call's time) follow its output.
+   */
+  private applyStage(stage: AppliedStage, inputLength: number): void {
+    this.messages = [...stage.result.messages, ...this.messages.slice(inputLength)];
   }
 
   /** Counts, records and reports one compression, whatever number of stages it took. */
