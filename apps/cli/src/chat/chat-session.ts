@@ -111,7 +111,7 @@ export class ChatSession {
 
   /** Automatic compression after a turn, when the budget says so. */
   async compressIfNeeded(reader: LineReader): Promise<void> {
-    if (!this.options.automaticCompression) return;
+    if (!this.options.automaticCompression || !this.manager.shouldCompress()) return;
     // The runtime takes no abort signal: Ctrl-C meanwhile says so instead of quitting.
     reader.setInterruptHandler(() => this.print(this.options.colors.dim('(compression is running; it finishes in a moment)')));
     const spinner = startSpinner(this.options.io, 'compressing the context');

@@ -136,6 +136,8 @@ export async function runChat(options: RunChatOptions): Promise<void> {
     reader.close();
     history.close();
   }
+  // Ctrl-D or Ctrl-C leave the cursor after the prompt.
+  if (options.terminal) session.print();
   session.print(`Session ${sessionId} saved under ${config.home}. Resume with: ollm --session ${sessionId}`);
 }
 
