@@ -28,8 +28,8 @@ export interface FixtureFile {
 
 export interface FixtureSet {
   readonly folder: string;
-  /** Which copy was used: the shared set beside the repository, or the repository's own sample. */
-  readonly origin: 'shared' | 'repository';
+  /** Which copy was used: the shared set beside the repository, the repository's own sample, or `--fixtures DIR`. */
+  readonly origin: 'shared' | 'repository' | 'given';
   readonly files: readonly FixtureFile[];
 }
 

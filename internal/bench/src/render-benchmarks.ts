@@ -186,6 +186,12 @@ function storageSection(report: BenchReport): string[] {
   return lines;
 }
 
+const FIXTURE_ORIGINS: Record<BenchReport['fixtures']['origin'], string> = {
+  shared: 'the shared set',
+  repository: "the repository's own sample (../shared/fixtures was not there)",
+  given: 'the folder given with --fixtures',
+};
+
 function fixtureCount(report: BenchReport, folder: string): number {
   return report.fixtures.files.filter((file) => file.file.startsWith(folder)).reduce((sum, file) => sum + file.conversations, 0);
 }
@@ -201,7 +207,7 @@ export function renderBenchmarks(report: BenchReport): string {
     `Machine: ${machine.cpu}, ${machine.cores} cores, ${formatNumber(machine.memoryGibibytes, 1)} GiB, Node ${machine.node}, ${machine.platform}; load average at the start ${machine.loadAverage.join(' / ')} ` +
       '(a machine shared with other builds: absolute times are noisy, ratios and sizes are not).',
     '',
-    `Fixtures: ${report.fixtures.origin === 'shared' ? 'all of the shared set' : "the repository's own sample"} (\`${report.fixtures.folder}\`): ` +
+    `Fixtures: ${FIXTURE_ORIGINS[report.fixtures.origin]} (\`${report.fixtures.folder}\`): ` +
       `${fixtureCount(report, 'swe-agent-django/')} SWE-agent trajectories and ${fixtureCount(report, 'tau-bench-airline/')} tau-bench runs.`,
     '',
     ...tokenAccountingSection(report),

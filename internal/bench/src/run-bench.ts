@@ -34,7 +34,7 @@ function largestOf(conversations: readonly BenchConversation[]): { conversation:
 export async function runBench(mode: BenchMode, fixtureFolder?: string): Promise<BenchReport> {
   const started = process.hrtime.bigint();
   const machine = describeMachine();
-  const location = fixtureFolder ? { folder: resolve(fixtureFolder), origin: 'shared' as const } : defaultFixtureFolder();
+  const location = fixtureFolder ? { folder: resolve(fixtureFolder), origin: 'given' as const } : defaultFixtureFolder();
   const set = await loadFixtures({
     ...location,
     ...(mode.maximumSweAgentFiles !== undefined ? { maximumSweAgentFiles: mode.maximumSweAgentFiles } : {}),
