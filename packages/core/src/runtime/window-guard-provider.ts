@@ -3,14 +3,19 @@ import { renderMessage } from '../messages/message-helpers.js';
 import { buildCompactionResult } from '../host/build-compaction-result.js';
 import { saveRemovedContent } from '../recovery/recovery-store.js';
 import { sha256Hex } from '../digest/source-digest.js';
-import type { RemovedContent } from '../spec/compaction-result.js';
+import type { FoldedMessage, RemovedContent } from '../spec/compaction-result.js';
 import type { ContextProvider } from '../spec/context-provider.js';
+
+/** Why the window guard folded user messages (CompactionResult `folded`, `user-messages-folded`). */
+export const WINDOW_GUARD_FOLD_REASON = 'user messages alone outgrew the window; the oldest were folded (saved under logdir, kept in the session history)';
 
 /**
  * The runtime's last resort when the other stages could not get under the window: drops the oldest
  * assistant turns (a turn = an assistant message and the tool results answering it) until under
- * `config.limit`. System, user and pinned messages are never dropped; the full record stays in
- * the session history and each dropped turn is saved under logdir.
+ * `config.limit`. If user messages alone are still over it (no model to fold them into a
+ * checkpoint), the oldest user messages are folded too, declared in `folded`: never the latest
+ * one, never a pinned or system message. The full record stays in the session history and
+ * everything dropped is saved under logdir.
  */
 export function createWindowGuardProvider(): ContextProvider {
   return {
@@ -34,10 +39,25 @@ export function createWindowGuardProvider(): ContextProvider {
         for (const index of group) dropped.add(index);
         total -= tokens;
       }
+      const turns = removed.length;
+      const folded: FoldedMessage[] = [];
+      const latestUser = messages.findLastIndex((message) => message.role === 'user');
+      for (const [index, message] of messages.entries()) {
+        if (total <= limit) break;
+        if (message.role !== 'user' || message.pinned || index === latestUser) continue;
+        const tokens = context.tokens.countMessage(message);
+        const content = JSON.stringify(message);
+        const saved = config.logdir ? saveRemovedContent(config.logdir, content) : { sha256: sha256Hex(content), path: undefined };
+        removed.push({ messageId: message.id, kind: 'user-message', sha256: saved.sha256, originalTokens: tokens, ...(saved.path ? { path: saved.path } : {}) });
+        folded.push({ messageId: message.id, reason: WINDOW_GUARD_FOLD_REASON });
+        dropped.add(index);
+        total -= tokens;
+      }
       const output = messages.filter((_, index) => !dropped.has(index));
-      const limitations = dropped.size > 0 ? [`dropped ${removed.length} oldest assistant turn(s) to fit the window`] : [];
-      if (total > limit) limitations.push(`still ${total} tokens over a limit of ${limit}: what is left is system, user and pinned messages`);
-      return buildCompactionResult({ input: messages, output, tokens: context.tokens, startedAt, removed, limitations });
+      const limitations = turns > 0 ? [`dropped ${turns} oldest assistant turn(s) to fit the window`] : [];
+      if (folded.length > 0) limitations.push(`folded ${folded.length} oldest user message(s): user messages alone outgrew the window`);
+      if (total > limit) limitations.push(`still ${total} tokens over a limit of ${limit}: what is left is system, pinned and the latest user message`);
+      return buildCompactionResult({ input: messages, output, tokens: context.tokens, startedAt, removed, limitations, folded });
     },
   };
 }
