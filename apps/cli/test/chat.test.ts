@@ -1,4 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messageText, readSession, type Message } from '@ollm/core';
@@ -89,7 +91,15 @@ describe.skipIf(!binaryBuilt)('ollm chat (the built binary, piped stdin, fake mo
     const sessions = (JSON.parse(listed.stdout) as { sessions: { sessionId: string; messageCount: number }[] }).sessions;
     expect(sessions).toContainEqual(expect.objectContaining({ sessionId, messageCount: record.messages.length }));
     const snapshots = await runBinary(['snapshot', 'list', '--session', sessionId, '--json'], env, folder.path);
-    expect((JSON.parse(snapshots.stdout) as { snapshots: { id: string }[] }).snapshots.map((snapshot) => snapshot.id)).toContain(snapshotId);
+    const snapshotIds = (JSON.parse(snapshots.stdout) as { snapshots: { id: string }[] }).snapshots.map((snapshot) => snapshot.id);
+    expect(snapshotIds).toContain(snapshotId);
+
+    // A snapshot restored from the command line is where the next chat of that session starts.
+    const oldest = snapshotIds.at(-1)!;
+    expect((await runBinary(['snapshot', 'restore', oldest], env, folder.path)).code).toBe(0);
+    const resumed = await runBinary([...chatArgs(), '--session', sessionId], env, folder.path, '/quit\n');
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toMatch(new RegExp(`^Resumed: [\\d,]+ messages from snapshot ${oldest}\\.$`, 'm'));
   });
 
   it('cancels a streaming reply on Ctrl-C and keeps the session going', async () => {
@@ -109,6 +119,43 @@ describe.skipIf(!binaryBuilt)('ollm chat (the built binary, piped stdin, fake mo
     const sessionId = /session (\S+) ·/.exec(run.stdout)![1]!;
     const userTexts = readSession(env['OLLM_HOME']!, sessionId).messages.filter((message: Message) => message.role === 'user').map(messageText);
     expect(userTexts).toEqual(['This reply will hang', 'And this one works']);
+  });
+
+  it('keeps the partial reply when Ctrl-C cancels it mid-stream', async () => {
+    // A minimal Ollama that streams one chunk and then stalls, so the reply is cut half-way.
+    const stalled = new Set<ServerResponse>();
+    const ollama = createServer((request, response) => {
+      if (request.url === '/api/show') {
+        response.setHeader('content-type', 'application/json');
+        response.end(JSON.stringify({ model_info: { 'general.architecture': 'llama', 'llama.context_length': 8192 }, details: { parameter_size: '8.0B' } }));
+        return;
+      }
+      response.setHeader('content-type', 'application/x-ndjson');
+      response.write(`${JSON.stringify({ model: 'm', created_at: new Date().toISOString(), message: { role: 'assistant', content: 'The first half of ' }, done: false })}\n`);
+      stalled.add(response);
+    });
+    await new Promise<void>((resolve) => ollama.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(ollama.address() as AddressInfo).port}`;
+    try {
+      const chat = new ChatDriver(['--host', url, '--model', 'fake-llama:8b', '--context-size', '2048'], env, folder.path);
+      chat.send('Tell me a long story');
+      await chat.waitFor(/The first half of /);
+      chat.interrupt();
+      await chat.waitFor(/\(reply cancelled; the partial reply is kept\)/);
+      chat.send('/compcat', '/quit');
+      const run = await chat.end();
+      expect(run.code).toBe(0);
+      expect(run.stderr).toBe('ollm: unknown command /compcat (did you mean /compact?); /help lists the commands\n');
+      const sessionId = /session (\S+) ·/.exec(run.stdout)![1]!;
+      const recorded = readSession(env['OLLM_HOME']!, sessionId).messages;
+      expect(recorded.map((message: Message) => [message.role, messageText(message), message.metadata?.['interrupted']])).toEqual([
+        ['user', 'Tell me a long story', undefined],
+        ['assistant', 'The first half of ', true],
+      ]);
+    } finally {
+      for (const response of stalled) response.destroy();
+      await new Promise((resolve) => ollama.close(resolve));
+    }
   });
 
   it('exits 3 with exactly one line when no model server answers', async () => {
