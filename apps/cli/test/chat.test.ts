@@ -165,6 +165,18 @@ describe.skipIf(!binaryBuilt)('ollm chat (the built binary, piped stdin, fake mo
     expect(run.stderr.split('\n')).toEqual([expect.stringMatching(/^ollm: No Ollama server at http:\/\/127\.0\.0\.1:9 .*ollama serve.*--api openai --base-url/), '']);
   });
 
+  it('chats with an OpenAI-compatible server and writes no API key to disk', async () => {
+    const key = 'sk-test-never-on-disk-0123456789';
+    const home = join(folder.path, 'openai-home');
+    const run = await runBinary(['--api', 'openai', '--base-url', `${server.url}/v1`, '--model', 'fake-llama:8b', '--context-size', '2048'], { ...env, OLLM_HOME: home, OPENAI_API_KEY: key }, folder.path, 'Hello over the OpenAI API\n');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`at ${server.url}/v1 · window 2,048 tokens`);
+    expect(run.stdout).toContain(chatReply('Hello over the OpenAI API'));
+    expect(run.stdout).toMatch(/^Context: [\d,]+\/2,048 /m);
+    const sessionId = /session (\S+) ·/.exec(run.stdout)![1]!;
+    for (const file of ['history.jsonl', 'context.json']) expect(readFileSync(join(home, 'sessions', sessionId, file), 'utf8')).not.toContain(key);
+  });
+
   it('never prints the API key in ollm config', async () => {
     const key = 'sk-test-do-not-print-0123456789';
     const run = await runBinary(['config', '--json'], { ...env, OPENAI_API_KEY: key }, folder.path);

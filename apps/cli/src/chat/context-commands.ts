@@ -37,6 +37,10 @@ export const providersCommand: SlashCommand = {
       const roles = [automatic.has(provider.name) ? 'auto' : '', session.options.provider.split(',').includes(provider.name) ? '--provider' : ''].filter(Boolean);
       return [provider.name, roles.join(', '), source ?? '', provider.description];
     });
+    if (rows.length === 0) {
+      session.print('No context providers (--no-plugins, or none installed): the window guard keeps the context inside the window by dropping the oldest assistant and tool turns.');
+      return;
+    }
     session.print(renderTable([['name', 'role', 'package', 'description'], ...rows]));
     session.print(`Automatic compression: ${session.options.autoPipeline} (rule-based stages first, the model-based one only when they are not enough).`);
   },
@@ -57,7 +61,8 @@ export const statusCommand: SlashCommand = {
     session.print(
       `Compresses when the conversation reaches ${formatInteger(budget.trigger)} tokens (threshold of ${formatInteger(budget.available)} available); now ${formatInteger(budget.conversationTokens)}.`,
     );
-    session.print(`Automatic pipeline: ${options.automaticCompression ? options.autoPipeline : 'off (compression.enabled is false)'}; ${plural(manager.compressionCount, 'compression')} so far.`);
+    const pipeline = !options.automaticCompression ? 'off (compression.enabled is false)' : options.autoPipeline || 'none (no providers; the window guard only)';
+    session.print(`Automatic pipeline: ${pipeline}; ${plural(manager.compressionCount, 'compression')} so far.`);
     session.print(`Reliability: ${reliability.level} (${Math.round(reliability.score * 100)}%). Token counts x${manager.calibrationRatio.toFixed(2)} from the server's reported prompt sizes.`);
     session.print(`Messages: ${manager.activeMessages.length} in the context, ${session.recordedMessages().length} recorded in the session (/history).`);
     session.print(session.statusLine());

@@ -50,7 +50,11 @@ export async function runChat(options: RunChatOptions): Promise<void> {
   const core = await import('@ollm/core');
   // Safe mode loads no provider: the chat still runs, kept inside the window by core's window guard.
   const provider = options.usePlugins || registry.has(config.provider) ? registry.get(config.provider).name : 'none';
-  const autoPipeline = buildAutoPipeline(config.compression.autoPipeline, provider);
+  // Stages that are not installed are left out here, so /status and /providers show what really runs.
+  const autoPipeline = buildAutoPipeline(config.compression.autoPipeline, provider)
+    .split(',')
+    .filter((name) => registry.has(name))
+    .join(',');
   const sessionId = settings.sessionId ?? newSessionId();
   const secrets = config.apiKey ? [config.apiKey] : [];
   const history = new core.SessionHistory({ home: config.home, sessionId, model: config.model, provider, secrets });
