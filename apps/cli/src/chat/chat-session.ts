@@ -149,10 +149,10 @@ export class ChatSession {
     return colorForLevel(this.options.colors, reliability.level)(line);
   }
 
-  async saveContext(restoredFrom?: string): Promise<void> {
+  async saveContext(): Promise<void> {
     await writeActiveContext(
       this.options.contextFile,
-      { version: 1, sessionId: this.options.sessionId, savedAt: new Date().toISOString(), ...(restoredFrom ? { restoredFrom } : {}), context: this.manager.state() },
+      { version: 1, sessionId: this.options.sessionId, savedAt: new Date().toISOString(), context: this.manager.state() },
       this.options.secrets,
     );
   }

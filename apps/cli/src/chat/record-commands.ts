@@ -26,8 +26,8 @@ export const snapshotCommand: SlashCommand = {
       }
       case 'restore': {
         if (!value) throw await missingId('restore');
+        // The chat loop saves the restored context and prints the status line after this command.
         const snapshot = manager.restoreSnapshot(value);
-        await session.saveContext(snapshot.id);
         session.print(`restored snapshot ${snapshot.id} from ${shortTime(snapshot.timestamp)}: ${plural(snapshot.messageCount, 'message')}, ${plural(snapshot.tokenCount, 'token')}, ${plural(snapshot.context.compressionCount, 'compression')}`);
         return;
       }
