@@ -9,3 +9,8 @@ export { DEFAULT_SUMMARY_TOKENS, composeReply } from './reply/compose-reply.js';
 export { extractiveDigest } from './reply/extractive-digest.js';
 export { buildResume } from './reply/resume.js';
 export { findFilePaths, findIdentifiers } from './reply/score-sentences.js';
+export { CHAT_PATHS, chatRequests } from './chat-requests.js';
+export type { ClientKind, FakeClientOptions, FakeClientSettings } from './client-settings.js';
+export { CLIENT_KINDS, fakeClientSettings } from './client-settings.js';
+export type { FaultCase, FaultExpectation } from './fault-cases.js';
+export { FAULT_CASES } from './fault-cases.js';

@@ -21,6 +21,7 @@ export {
   withParts,
 } from './messages/message-helpers.js';
 export { createMessageId } from './messages/message-id.js';
+export { toolTurnGroups } from './messages/tool-turns.js';
 
 // Errors
 export { OllmError } from './errors/ollm-error.js';
@@ -59,6 +60,8 @@ export type {
   LanguageModelResult,
   LanguageModelUsage,
 } from './spec/language-model.js';
+export type { ModelWindowOptions } from './spec/model-window.js';
+export { FALLBACK_MODEL_CONTEXT_TOKENS, modelWindow } from './spec/model-window.js';
 
 // Model calls: retries, timeouts, connection errors (shared by the @ollm/model-* packages)
 export type { RetryDecision, RetryEvent, RetryOptions, RetryPolicy } from './model/retry.js';
@@ -86,6 +89,7 @@ export { compactWith, createProviderContext } from './host/compact-with.js';
 export { createPipelineProvider } from './host/pipeline-provider.js';
 export type { BuildCompactionResultOptions } from './host/build-compaction-result.js';
 export { buildCompactionResult } from './host/build-compaction-result.js';
+export { cutAtSentence, fitToTokens, tokenPrefix } from './host/fit-to-tokens.js';
 
 // Registry and discovery
 export type { RegisteredProvider } from './registry/provider-registry.js';

@@ -4,7 +4,8 @@ import { TokenCounter, createTokenizer } from '@ollm/core';
 import { expect, it } from 'vitest';
 import { checkpointTokenBound, resolveGoalAwareOptions } from '../src/index.js';
 import { GOAL } from '../src/test-support/build-conversation.js';
-import { createModel, startFakeModelServer } from '../src/test-support/fake-models.js';
+import { startFakeModelServer } from '@ollm/fake-model-server';
+import { createModel } from '../src/test-support/fake-models.js';
 import { median, runLongSession } from '../src/test-support/long-session.js';
 
 // The largest SWE-agent transcript of ../shared/fixtures (else the repository's copy), grown 4

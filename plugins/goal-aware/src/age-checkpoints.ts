@@ -1,7 +1,6 @@
-import type { Checkpoint, Message, TokenCounter } from '@ollm/core';
+import { cutAtSentence, type Checkpoint, type Message, type TokenCounter } from '@ollm/core';
 import { checkpointMessage, findCheckpoints, quotesOf, type FoldedQuote } from './checkpoint-message.js';
 import { mergeFacts } from './extract-facts.js';
-import { cutAtSentence } from './fit-to-tokens.js';
 import type { Summariser } from './summariser.js';
 
 export interface AgingOutcome {

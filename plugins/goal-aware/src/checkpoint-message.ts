@@ -1,5 +1,4 @@
-import { checkpointOf, type Checkpoint, type Message, type TokenCounter } from '@ollm/core';
-import { tokenPrefix } from './fit-to-tokens.js';
+import { checkpointOf, tokenPrefix, type Checkpoint, type Message, type TokenCounter } from '@ollm/core';
 
 /** A user message folded into a checkpoint: its position, id and (cut) text. */
 export interface FoldedQuote {

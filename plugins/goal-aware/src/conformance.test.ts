@@ -2,7 +2,8 @@ import { afterAll, beforeAll } from 'vitest';
 import type { LanguageModel, ProviderContext } from '@ollm/core';
 import { runProviderConformance } from '@ollm/provider-conformance';
 import { createGoalAwareProvider } from './index.js';
-import { createModel, startFakeModelServer, type FakeModelServer } from './test-support/fake-models.js';
+import { startFakeModelServer, type FakeModelServer } from '@ollm/fake-model-server';
+import { createModel } from './test-support/fake-models.js';
 
 let server: FakeModelServer;
 let model: LanguageModel;

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ContextManager, ProviderRegistry, checkpointOf, isCheckpointMessage, type ContextEventName } from '@ollm/core';
 import { createGoalAwareProvider } from './index.js';
 import { buildConversation } from './test-support/build-conversation.js';
-import { chatRequests, createModel, startFakeModelServer, type FakeModelServer } from './test-support/fake-models.js';
+import { chatRequests, startFakeModelServer, type FakeModelServer } from '@ollm/fake-model-server';
+import { createModel } from './test-support/fake-models.js';
 
 let server: FakeModelServer;
 beforeAll(async () => {

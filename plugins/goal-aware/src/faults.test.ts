@@ -5,8 +5,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { OllmError, checkpointOf, compactWith, isCheckpointMessage, type CompactionResult } from '@ollm/core';
 import { createGoalAwareProvider } from './index.js';
 import { GOAL, buildConversation } from './test-support/build-conversation.js';
-import { FAULT_CASES } from './test-support/fault-cases.js';
-import { CLIENT_KINDS, createModel, startFakeModelServer, type FakeModelServer } from './test-support/fake-models.js';
+import { CLIENT_KINDS, FAULT_CASES, startFakeModelServer, type FakeModelServer } from '@ollm/fake-model-server';
+import { createModel } from './test-support/fake-models.js';
 
 let server: FakeModelServer;
 beforeAll(async () => {

@@ -26,8 +26,6 @@ export interface ResolvedGoalAwareOptions {
 export const DEFAULT_PRESERVE_RECENT = 2048;
 export const DEFAULT_SUMMARY_MAX_TOKENS = 1200;
 export const DEFAULT_USER_SHARE = 0.5;
-/** Used when neither the options nor the model say how large its window is. */
-export const FALLBACK_MODEL_CONTEXT_TOKENS = 8192;
 
 /**
  * Merges factory options with `config.extraConfig` (same keys; the per-call config wins, since it

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { OllmError, checkpointOf, compactWith, isCheckpointMessage, messageText, type Message } from '@ollm/core';
 import { DEFAULT_SUMMARY_MAX_TOKENS, USER_FOLD_REASON, createGoalAwareProvider } from './index.js';
 import { GOAL, buildConversation, userText } from './test-support/build-conversation.js';
-import { CLIENT_KINDS, chatRequests, createModel, startFakeModelServer, type FakeModelServer } from './test-support/fake-models.js';
+import { CLIENT_KINDS, chatRequests, startFakeModelServer, type FakeModelServer } from '@ollm/fake-model-server';
+import { createModel } from './test-support/fake-models.js';
 
 let server: FakeModelServer;
 beforeAll(async () => {

@@ -3,6 +3,7 @@ import {
   buildCompactionResult,
   createMessageId,
   messageText,
+  modelWindow,
   saveRemovedContent,
   sha256Hex,
   type CompactionResult,
@@ -17,7 +18,6 @@ import { ageCheckpoints } from './age-checkpoints.js';
 import { checkpointMessage, findCheckpoints, quoteOf, renderQuotes, type FoldedQuote } from './checkpoint-message.js';
 import { extractFacts } from './extract-facts.js';
 import { resolveGoalAwareOptions, type GoalAwareOptions } from './goal-aware-options.js';
-import { modelWindow } from './model-window.js';
 import { planUserFolds } from './plan-user-folds.js';
 import { renderSpan } from './render-span.js';
 import { selectSpan } from './select-span.js';
@@ -108,7 +108,7 @@ async function compressMessages(
     model,
     tokens,
     goal: context.goal,
-    modelContextTokens: await modelWindow(model, options.modelContextTokens, context.logger, context.abortSignal),
+    modelContextTokens: await modelWindow(model, { configured: options.modelContextTokens, logger: context.logger, abortSignal: context.abortSignal, providerName: GOAL_AWARE_PROVIDER_NAME }),
     temperature: options.temperature,
     ...(context.abortSignal ? { abortSignal: context.abortSignal } : {}),
   });

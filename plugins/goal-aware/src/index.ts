@@ -6,13 +6,13 @@ export {
   DEFAULT_PRESERVE_RECENT,
   DEFAULT_SUMMARY_MAX_TOKENS,
   DEFAULT_USER_SHARE,
-  FALLBACK_MODEL_CONTEXT_TOKENS,
   resolveGoalAwareOptions,
 } from './goal-aware-options.js';
 export type { FoldedQuote } from './checkpoint-message.js';
 export { CHECKPOINT_HEADER_ALLOWANCE, QUOTES_KEY, checkpointTokenBound } from './checkpoint-message.js';
 export { spanPrompt, recompressPrompt } from './summary-prompts.js';
-export { cutAtSentence } from './fit-to-tokens.js';
+// Kept for callers that imported them from here before they moved to @ollm/core.
+export { FALLBACK_MODEL_CONTEXT_TOKENS, cutAtSentence } from '@ollm/core';
 
 /** The goal-aware provider with default options (preserveRecent 2048, summaryMaxTokens 1200). */
 const goalAware = createGoalAwareProvider();

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TokenCounter, checkpointOf, createTokenizer, isCheckpointMessage } from '@ollm/core';
 import { checkpointTokenBound, resolveGoalAwareOptions } from './index.js';
 import { GOAL } from './test-support/build-conversation.js';
-import { createModel, startFakeModelServer, type FakeModelServer } from './test-support/fake-models.js';
+import { startFakeModelServer, type FakeModelServer } from '@ollm/fake-model-server';
+import { createModel } from './test-support/fake-models.js';
 import { median, runLongSession, type SessionStep } from './test-support/long-session.js';
 
 const FIXTURE = fileURLToPath(new URL('../../../fixtures/swe-agent-django/django__django-11848.traj.json', import.meta.url));

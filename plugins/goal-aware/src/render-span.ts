@@ -1,5 +1,4 @@
-import { isCheckpointMessage, type Message, type MessagePart, type TokenCounter } from '@ollm/core';
-import { fitToTokens } from './fit-to-tokens.js';
+import { fitToTokens, isCheckpointMessage, type Message, type MessagePart, type TokenCounter } from '@ollm/core';
 
 /** One rendered message of a span: its text for the prompt and its position in the input. */
 export interface RenderedEntry {

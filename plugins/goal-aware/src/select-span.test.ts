@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { TokenCounter, createTokenizer, type Message } from '@ollm/core';
-import { cutAtSentence } from './fit-to-tokens.js';
 import { selectSpan } from './select-span.js';
 
 const tokens = new TokenCounter(createTokenizer('o200k_base'));
@@ -27,15 +26,5 @@ describe('selectSpan', () => {
     const checkpoint: Message = { ...say('cp', 'assistant', 'summary'), metadata: { checkpoint: { id: 'x', level: 3, summary: 'summary' } } };
     const messages = [checkpoint, { ...say('p', 'assistant', 'pinned'), pinned: true }, say('a', 'assistant', 'old answer'), say('u', 'user', 'now')];
     expect(selectSpan(messages, tokens, 0).span).toEqual([2]);
-  });
-});
-
-describe('cutAtSentence', () => {
-  it('cuts an overrunning text at the last sentence end that fits', () => {
-    const text = 'First sentence is here. Second sentence is a bit longer than the first one. Third one never fits at all because the budget is small.';
-    const cut = cutAtSentence(text, 18, tokens.tokenizer);
-    expect(cut).toBe('First sentence is here. Second sentence is a bit longer than the first one.');
-    expect(tokens.countText(cut)).toBeLessThanOrEqual(18);
-    expect(cutAtSentence('short.', 18, tokens.tokenizer)).toBe('short.');
   });
 });

@@ -1,5 +1,4 @@
-import { isCheckpointMessage, type Message, type TokenCounter } from '@ollm/core';
-import { toolGroups } from './tool-groups.js';
+import { isCheckpointMessage, toolTurnGroups, type Message, type TokenCounter } from '@ollm/core';
 
 export interface SpanSelection {
   /** Positions of the assistant / tool messages to summarise, ascending. */
@@ -23,7 +22,7 @@ export function selectSpan(messages: readonly Message[], tokens: TokenCounter, r
     used += cost;
     recentStart -= 1;
   }
-  const groups = toolGroups(messages);
+  const groups = toolTurnGroups(messages);
   const summarisable = (index: number): boolean => {
     const message = messages[index]!;
     return index < recentStart && (message.role === 'assistant' || message.role === 'tool') && !message.pinned && !isCheckpointMessage(message);

@@ -1,5 +1,4 @@
-import type { GoalState, LanguageModel, Message, TokenCounter } from '@ollm/core';
-import { cutAtSentence, tokenPrefix } from './fit-to-tokens.js';
+import { cutAtSentence, tokenPrefix, type GoalState, type LanguageModel, type Message, type TokenCounter } from '@ollm/core';
 import type { RenderedEntry } from './render-span.js';
 import { recompressPrompt, spanPrompt } from './summary-prompts.js';
 

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { OllmError, compactWith, messageText, type CompactionResult, type Message } from '@ollm/core';
 import { createSummarizeProvider } from './index.js';
-import { FAULT_CASES } from './test-support/fault-cases.js';
-import { CLIENT_KINDS, createModel, startFakeModelServer, type FakeModelServer } from './test-support/fake-models.js';
+import { CLIENT_KINDS, FAULT_CASES, startFakeModelServer, type FakeModelServer } from '@ollm/fake-model-server';
+import { createModel } from './test-support/fake-models.js';
 
 let server: FakeModelServer;
 beforeAll(async () => {

@@ -1,7 +1,6 @@
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
-import type { TokenCounter } from '@ollm/core';
-import { tokenPrefix } from './fit-to-tokens.js';
+import { tokenPrefix, type TokenCounter } from '@ollm/core';
 
 export interface ContextFile {
   readonly path: string;

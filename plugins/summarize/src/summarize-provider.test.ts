@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { OllmError, compactWith, messageText, type Message } from '@ollm/core';
 import { RESUME_FOLD_REASON, createSummarizeProvider, parseResume } from './index.js';
-import { CLIENT_KINDS, chatRequests, createModel, startFakeModelServer, type FakeModelServer } from './test-support/fake-models.js';
+import { CLIENT_KINDS, chatRequests, startFakeModelServer, type FakeModelServer } from '@ollm/fake-model-server';
+import { createModel } from './test-support/fake-models.js';
 
 let server: FakeModelServer;
 beforeAll(async () => {

@@ -4,7 +4,9 @@ import {
   OllmError,
   buildCompactionResult,
   createMessageId,
+  modelWindow,
   saveRemovedContent,
+  toolTurnGroups,
   sha256Hex,
   type CompactionResult,
   type CompressionConfig,
@@ -14,11 +16,9 @@ import {
   type ProviderContext,
   type RemovedContent,
 } from '@ollm/core';
-import { modelWindow } from './model-window.js';
 import { parseResume } from './parse-resume.js';
 import { readContextFiles, type ContextFile } from './read-context-files.js';
 import { resolveSummarizeOptions, type SummarizeOptions } from './summarize-options.js';
-import { toolGroups } from './tool-groups.js';
 import { writeResume } from './write-resume.js';
 
 export const SUMMARIZE_PROVIDER_NAME = 'summarize';
@@ -67,7 +67,7 @@ async function compressMessages(messages: readonly Message[], config: Compressio
   const resume = await writeResume(messages, {
     model,
     tokens,
-    modelContextTokens: await modelWindow(model, options.modelContextTokens, context.logger, context.abortSignal),
+    modelContextTokens: await modelWindow(model, { configured: options.modelContextTokens, logger: context.logger, abortSignal: context.abortSignal, providerName: SUMMARIZE_PROVIDER_NAME }),
     resumeMaxTokens: options.resumeMaxTokens,
     maxToolResultTokens: config.maxToolResultTokens,
     temperature: options.temperature,
@@ -127,7 +127,7 @@ async function compressMessages(messages: readonly Message[], config: Compressio
 
 /** System and pinned messages stay, and with a pinned message every message of its tool group. */
 function keptPositions(messages: readonly Message[]): Set<number> {
-  const groups = toolGroups(messages);
+  const groups = toolTurnGroups(messages);
   const keep = new Set<number>();
   messages.forEach((message, position) => {
     if (message.role === 'system') keep.add(position);

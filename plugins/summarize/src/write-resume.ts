@@ -1,5 +1,4 @@
-import type { LanguageModel, Message, MessagePart, TokenCounter } from '@ollm/core';
-import { cutAtSentence, fitToTokens, tokenPrefix } from './fit-to-tokens.js';
+import { cutAtSentence, fitToTokens, tokenPrefix, type LanguageModel, type Message, type MessagePart, type TokenCounter } from '@ollm/core';
 
 const SYSTEM_PROMPT =
   'You write hand-over notes so a coding assistant can restart from a fresh context. ' +

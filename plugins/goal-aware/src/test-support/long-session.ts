@@ -1,8 +1,7 @@
-import { compactWith, isCheckpointMessage, type CompactionResult, type GoalState, type LanguageModel, type Message, type MessagePart, type TokenCounter } from '@ollm/core';
+import { compactWith, isCheckpointMessage, toolTurnGroups, type CompactionResult, type GoalState, type LanguageModel, type Message, type MessagePart, type TokenCounter } from '@ollm/core';
 import { readTranscript } from '@ollm/transcripts';
 import { createGoalAwareProvider } from '../index.js';
-import { toolGroups } from '../tool-groups.js';
-import { chatRequests, type FakeModelServer } from './fake-models.js';
+import { chatRequests, type FakeModelServer } from '@ollm/fake-model-server';
 
 /** What one compression of the simulated session cost and left. */
 export interface SessionStep {
@@ -25,7 +24,7 @@ export interface SessionStep {
 export async function* fixtureTurns(file: string): AsyncGenerator<Message[]> {
   const { conversations } = await readTranscript(file);
   const messages = conversations[0]!.messages.filter((message) => message.role !== 'system');
-  const groups = toolGroups(messages);
+  const groups = toolTurnGroups(messages);
   const turns: Message[][] = [];
   // A group is yielded once, at its first message.
   groups.forEach((group, position) => {

@@ -1,4 +1,4 @@
-import type { Message } from '@ollm/core';
+import type { Message } from './message.js';
 
 /**
  * Groups message positions that must be kept or removed together: a message carrying tool calls
@@ -6,7 +6,7 @@ import type { Message } from '@ollm/core';
  * tool messages join one group). A message without tool data is a group of its own.
  * Returns, for each position, the positions of its group in ascending order.
  */
-export function toolGroups(messages: readonly Message[]): number[][] {
+export function toolTurnGroups(messages: readonly Message[]): number[][] {
   const parent = messages.map((_, index) => index);
   const find = (index: number): number => {
     while (parent[index] !== index) {

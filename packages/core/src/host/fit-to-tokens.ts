@@ -1,4 +1,4 @@
-import type { Tokenizer } from '@ollm/core';
+import type { Tokenizer } from '../tokens/tokenizer.js';
 
 /** The longest prefix of `text` within `maxTokens` (decoding a cut can re-tokenise longer; shave). */
 export function tokenPrefix(text: string, maxTokens: number, tokenizer: Tokenizer): string {
@@ -11,7 +11,7 @@ export function tokenPrefix(text: string, maxTokens: number, tokenizer: Tokenize
 }
 
 /**
- * Fits a long tool output for the summariser: its head and tail (where commands print what
+ * Fits a long tool output for a summarising model: its head and tail (where commands print what
  * matters: what ran, and how it ended), with a marker saying how much was left out.
  */
 export function fitToTokens(text: string, maxTokens: number, tokenizer: Tokenizer): string {
