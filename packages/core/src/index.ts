@@ -70,6 +70,8 @@ export { parseRetryAfter } from './model/retry-after.js';
 export type { CallSignal } from './model/call-signal.js';
 export { createCallSignal } from './model/call-signal.js';
 export { displayURL, errorCode, isConnectionError } from './model/connection-error.js';
+export type { ModelCallOptions, ModelRetrySettings } from './model/model-call.js';
+export { runModelCall } from './model/model-call.js';
 
 // Digest and recovery
 export { CANONICAL_FORM_VERSION, canonicalJson, canonicalMessage } from './digest/canonical-form.js';

@@ -1,7 +1,7 @@
 import { Ollama } from 'ollama';
 import type { ChatRequest } from 'ollama';
-import type { LanguageModel, LanguageModelCallOptions, LanguageModelResult, RetryEvent } from '@ollm/core';
-import { ModelUnavailableError, createCallSignal, displayURL, retryWithBackoff } from '@ollm/core';
+import type { LanguageModel, LanguageModelCallOptions, LanguageModelResult, ModelRetrySettings } from '@ollm/core';
+import { ModelUnavailableError, displayURL, runModelCall } from '@ollm/core';
 import type { OllamaAttemptState } from './ollama-error.js';
 import { OLLAMA_HINT, toOllamaModelError, wrongShapeError } from './ollama-error.js';
 import { toOllamaMessages } from './to-ollama-messages.js';
@@ -12,7 +12,7 @@ export const DEFAULT_NUM_CTX = 8192;
 /** Local models can take minutes to load and answer on a CPU. */
 export const DEFAULT_OLLAMA_TIMEOUT_MS = 300_000;
 
-export interface OllamaModelSettings {
+export interface OllamaModelSettings extends ModelRetrySettings {
   /** Default `OLLM_HOST`, else http://127.0.0.1:11434. */
   readonly host?: string;
   readonly model: string;
@@ -24,12 +24,6 @@ export interface OllamaModelSettings {
   readonly keepAlive?: string | number;
   /** Total time for one call, retries included; default 300 s. */
   readonly timeoutMs?: number;
-  /** Retries after the first attempt on transient faults; default 2. */
-  readonly maxRetries?: number;
-  /** Backoff between retries (exponential with jitter). */
-  readonly retryDelay?: { readonly initialDelayMs?: number; readonly maxDelayMs?: number };
-  /** Called before each retry (e.g. to show "retrying in 2 s"). */
-  readonly onRetry?: (event: RetryEvent) => void;
   readonly fetch?: typeof fetch;
 }
 
@@ -67,55 +61,45 @@ export function createOllamaModel(settings: OllamaModelSettings): OllamaLanguage
   const timeoutMs = settings.timeoutMs ?? DEFAULT_OLLAMA_TIMEOUT_MS;
 
   /** Runs `operation` with retries; each attempt gets a client whose requests carry the call's signal. */
-  async function run<T>(
+  function run<T>(
     abortSignal: AbortSignal | undefined,
     operation: (client: Ollama, state: OllamaAttemptState) => Promise<T>,
   ): Promise<T> {
-    const call = createCallSignal({ abortSignal, timeoutMs });
-    let attempts = 0;
-    try {
-      return await retryWithBackoff(
-        async (attempt) => {
-          attempts = attempt + 1;
-          const state: OllamaAttemptState = { host, model: settings.model, attempt, emittedText: false };
-          // The client passes no signal on non-streaming requests, so the fetch adds the call's own.
-          const client = new Ollama({
-            host: requestHost,
-            fetch: async (input, init) => {
-              const signal = init?.signal ? AbortSignal.any([init.signal, call.signal]) : call.signal;
-              const response = await baseFetch(input, { ...init, signal });
-              state.response = response;
-              return response;
-            },
-          });
-          try {
-            return await operation(client, state);
-          } catch (error) {
-            throw toOllamaModelError(error, state);
-          }
-        },
-        {
-          abortSignal: call.signal,
-          ...(settings.maxRetries !== undefined ? { maxRetries: settings.maxRetries } : {}),
-          ...settings.retryDelay,
-          ...(settings.onRetry ? { onRetry: settings.onRetry } : {}),
-        },
-      );
-    } catch (error) {
-      if (call.callerAborted()) throw abortSignal?.reason ?? error;
-      if (call.timedOut()) {
-        throw new ModelUnavailableError({
-          provider: 'ollama',
-          baseURL: host,
-          hint: 'check that it is running and the model loads, or raise timeoutMs',
-          reason: 'timeout',
-          attempts,
-          message: `Ollama server at ${host} did not answer within ${timeoutMs} ms — check that it is running and the model loads, or raise timeoutMs`,
-          cause: error,
+    return runModelCall(
+      {
+        abortSignal,
+        timeoutMs,
+        retry: settings,
+        timeoutError: (attempts, cause) =>
+          new ModelUnavailableError({
+            provider: 'ollama',
+            baseURL: host,
+            hint: 'check that it is running and the model loads, or raise timeoutMs',
+            reason: 'timeout',
+            attempts,
+            message: `Ollama server at ${host} did not answer within ${timeoutMs} ms — check that it is running and the model loads, or raise timeoutMs`,
+            cause,
+          }),
+      },
+      async (attempt, callSignal) => {
+        const state: OllamaAttemptState = { host, model: settings.model, attempt, emittedText: false };
+        // The client passes no signal on non-streaming requests, so the fetch adds the call's own.
+        const client = new Ollama({
+          host: requestHost,
+          fetch: async (input, init) => {
+            const signal = init?.signal ? AbortSignal.any([init.signal, callSignal]) : callSignal;
+            const response = await baseFetch(input, { ...init, signal });
+            state.response = response;
+            return response;
+          },
         });
-      }
-      throw error;
-    }
+        try {
+          return await operation(client, state);
+        } catch (error) {
+          throw toOllamaModelError(error, state);
+        }
+      },
+    );
   }
 
   async function complete(options: LanguageModelCallOptions): Promise<LanguageModelResult> {

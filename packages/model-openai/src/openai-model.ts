@@ -5,9 +5,9 @@ import type {
   LanguageModelCallOptions,
   LanguageModelResult,
   LanguageModelUsage,
-  RetryEvent,
+  ModelRetrySettings,
 } from '@ollm/core';
-import { ModelUnavailableError, createCallSignal, displayURL, retryWithBackoff } from '@ollm/core';
+import { ModelUnavailableError, displayURL, runModelCall } from '@ollm/core';
 import type { OpenAIAttemptState } from './openai-error.js';
 import { OPENAI_HINT, toOpenAIModelError, wrongShapeError } from './openai-error.js';
 import { toOpenAIMessages } from './to-openai-messages.js';
@@ -17,7 +17,7 @@ export const DEFAULT_OPENAI_TIMEOUT_MS = 300_000;
 /** What local servers (vLLM, llama.cpp, LM Studio) accept as a key: anything. */
 export const LOCAL_API_KEY = 'not-needed';
 
-export interface OpenAIModelSettings {
+export interface OpenAIModelSettings extends ModelRetrySettings {
   /** Default `OPENAI_BASE_URL`, else https://api.openai.com/v1. */
   readonly baseURL?: string;
   /** Default `OPENAI_API_KEY`, else `not-needed` (for local servers). Never logged or shown. */
@@ -25,11 +25,6 @@ export interface OpenAIModelSettings {
   readonly model: string;
   /** Total time for one call, retries included; default 300 s. */
   readonly timeoutMs?: number;
-  /** Retries after the first attempt on transient faults; default 2. */
-  readonly maxRetries?: number;
-  readonly retryDelay?: { readonly initialDelayMs?: number; readonly maxDelayMs?: number };
-  /** Called before each retry (e.g. to show "retrying in 2 s"). */
-  readonly onRetry?: (event: RetryEvent) => void;
   /**
    * How the output cap is sent: OpenAI's own API wants `max_completion_tokens`, many compatible
    * servers only know `max_tokens`. Default: the former for api.openai.com, the latter elsewhere.
@@ -77,48 +72,38 @@ export function createOpenAIModel(settings: OpenAIModelSettings): OpenAILanguage
     ...(settings.fetch ? { fetch: settings.fetch } : {}),
   });
 
-  async function run<T>(
+  function run<T>(
     abortSignal: AbortSignal | undefined,
     operation: (signal: AbortSignal, state: OpenAIAttemptState) => Promise<T>,
   ): Promise<T> {
-    const call = createCallSignal({ abortSignal, timeoutMs });
-    let attempts = 0;
-    try {
-      return await retryWithBackoff(
-        async (attempt) => {
-          attempts = attempt + 1;
-          const state: OpenAIAttemptState = { baseURL, model: settings.model, attempt, apiKey, emittedText: false };
-          try {
-            const result = await operation(call.signal, state);
-            // The client ends an aborted stream quietly; an abort must not pass for a short reply.
-            call.signal.throwIfAborted();
-            return result;
-          } catch (error) {
-            if (call.signal.aborted) throw call.signal.reason;
-            throw toOpenAIModelError(error, state);
-          }
-        },
-        {
-          abortSignal: call.signal,
-          ...(settings.maxRetries !== undefined ? { maxRetries: settings.maxRetries } : {}),
-          ...settings.retryDelay,
-          ...(settings.onRetry ? { onRetry: settings.onRetry } : {}),
-        },
-      );
-    } catch (error) {
-      if (call.callerAborted()) throw abortSignal?.reason ?? error;
-      if (call.timedOut()) {
-        throw new ModelUnavailableError({
-          provider: 'openai',
-          baseURL,
-          hint: OPENAI_HINT,
-          reason: 'timeout',
-          attempts,
-          message: `OpenAI-compatible server at ${baseURL} did not answer within ${timeoutMs} ms — check that it is running, or raise timeoutMs`,
-        });
-      }
-      throw error;
-    }
+    return runModelCall(
+      {
+        abortSignal,
+        timeoutMs,
+        retry: settings,
+        timeoutError: (attempts) =>
+          new ModelUnavailableError({
+            provider: 'openai',
+            baseURL,
+            hint: OPENAI_HINT,
+            reason: 'timeout',
+            attempts,
+            message: `OpenAI-compatible server at ${baseURL} did not answer within ${timeoutMs} ms — check that it is running, or raise timeoutMs`,
+          }),
+      },
+      async (attempt, signal) => {
+        const state: OpenAIAttemptState = { baseURL, model: settings.model, attempt, apiKey, emittedText: false };
+        try {
+          const result = await operation(signal, state);
+          // The client ends an aborted stream quietly; an abort must not pass for a short reply.
+          signal.throwIfAborted();
+          return result;
+        } catch (error) {
+          if (signal.aborted) throw signal.reason;
+          throw toOpenAIModelError(error, state);
+        }
+      },
+    );
   }
 
   async function complete(options: LanguageModelCallOptions): Promise<LanguageModelResult> {
