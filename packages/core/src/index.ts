@@ -92,6 +92,7 @@ export { createPipelineProvider } from './host/pipeline-provider.js';
 export type { BuildCompactionResultOptions } from './host/build-compaction-result.js';
 export { buildCompactionResult } from './host/build-compaction-result.js';
 export { cutAtSentence, fitToTokens, tokenPrefix } from './host/fit-to-tokens.js';
+export { splitIntoChunks } from './host/split-into-chunks.js';
 
 // Registry and discovery
 export type { RegisteredProvider } from './registry/provider-registry.js';

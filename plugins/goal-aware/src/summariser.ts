@@ -1,4 +1,4 @@
-import { cutAtSentence, tokenPrefix, type GoalState, type LanguageModel, type Message, type TokenCounter } from '@ollm/core';
+import { cutAtSentence, splitIntoChunks, type GoalState, type LanguageModel, type Message, type TokenCounter } from '@ollm/core';
 import type { RenderedEntry } from './render-span.js';
 import { recompressPrompt, spanPrompt } from './summary-prompts.js';
 
@@ -34,7 +34,7 @@ export class Summariser {
     const overhead = this.settings.tokens.countMessages(spanPrompt(this.settings.goal, '', targetTokens));
     // Output and a small margin for the server's own template tokens come out of the window too.
     const budget = Math.max(256, this.settings.modelContextTokens - targetTokens - overhead - 64);
-    const chunks = splitIntoChunks(entries, budget, this.settings.tokens);
+    const chunks = splitIntoChunks(entries.map((entry) => entry.text), budget, this.settings.tokens, "[… cut to fit the summariser's window]");
     this.lastChunkCount = chunks.length;
     if (chunks.length === 1) return this.call(spanPrompt(this.settings.goal, chunks[0]!, targetTokens), targetTokens);
     const chunkTarget = Math.max(48, Math.floor(targetTokens / chunks.length));
@@ -66,28 +66,4 @@ export class Summariser {
     this.modelOutputTokens += result.usage.outputTokens ?? tokens.countText(result.text);
     return cutAtSentence(result.text.trim(), targetTokens, tokens.tokenizer);
   }
-}
-
-/** Greedy chunks of whole entries, each within `budget` tokens; an entry larger than that is cut. */
-function splitIntoChunks(entries: readonly RenderedEntry[], budget: number, tokens: TokenCounter): string[] {
-  const chunks: string[] = [];
-  let current: string[] = [];
-  let used = 0;
-  for (const entry of entries) {
-    let text = entry.text;
-    let cost = tokens.countText(text) + 1;
-    if (cost > budget) {
-      text = `${tokenPrefix(text, budget - 16, tokens.tokenizer)}\n[… cut to fit the summariser's window]`;
-      cost = tokens.countText(text) + 1;
-    }
-    if (used + cost > budget && current.length > 0) {
-      chunks.push(current.join('\n'));
-      current = [];
-      used = 0;
-    }
-    current.push(text);
-    used += cost;
-  }
-  if (current.length > 0 || chunks.length === 0) chunks.push(current.join('\n'));
-  return chunks;
 }

@@ -1,4 +1,4 @@
-import { cutAtSentence, fitToTokens, tokenPrefix, type LanguageModel, type Message, type MessagePart, type TokenCounter } from '@ollm/core';
+import { cutAtSentence, fitToTokens, splitIntoChunks, type LanguageModel, type Message, type MessagePart, type TokenCounter } from '@ollm/core';
 
 const SYSTEM_PROMPT =
   'You write hand-over notes so a coding assistant can restart from a fresh context. ' +
@@ -47,7 +47,7 @@ export async function writeResume(messages: readonly Message[], settings: Resume
   const entries = messages.filter((message) => message.role !== 'system').map((message, index) => render(message, index, settings));
   const overhead = tokens.countMessages(resumePrompt('', settings.resumeMaxTokens));
   const budget = Math.max(256, settings.modelContextTokens - settings.resumeMaxTokens - overhead - 64);
-  const chunks = chunk(entries, budget, tokens);
+  const chunks = splitIntoChunks(entries, budget, tokens, "[… cut to fit the model's window]");
   if (chunks.length === 1) return { text: await call(resumePrompt(chunks[0]!, settings.resumeMaxTokens), settings.resumeMaxTokens), chunks: 1, ...usage };
   const partTarget = Math.max(64, Math.floor(settings.resumeMaxTokens / chunks.length));
   const parts: string[] = [];
@@ -109,26 +109,4 @@ function render(message: Message, index: number, settings: ResumeSettings): stri
     }
   };
   return `[${message.role} ${index + 1}]\n${message.parts.map(part).join('\n')}`;
-}
-
-function chunk(entries: readonly string[], budget: number, tokens: TokenCounter): string[] {
-  const chunks: string[] = [];
-  let current: string[] = [];
-  let used = 0;
-  for (let entry of entries) {
-    let cost = tokens.countText(entry) + 1;
-    if (cost > budget) {
-      entry = `${tokenPrefix(entry, budget - 16, tokens.tokenizer)}\n[… cut to fit the model's window]`;
-      cost = tokens.countText(entry) + 1;
-    }
-    if (used + cost > budget && current.length > 0) {
-      chunks.push(current.join('\n'));
-      current = [];
-      used = 0;
-    }
-    current.push(entry);
-    used += cost;
-  }
-  if (current.length > 0 || chunks.length === 0) chunks.push(current.join('\n'));
-  return chunks;
 }
