@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { displayPath } from '../exit-codes.js';
 import { formatInteger } from '../output/format-number.js';
-import { defaultExportPath, renderSessions, renderSnapshots, shortTime } from '../sessions/render-sessions.js';
+import { defaultExportPath, renderMessageEntry, renderSessions, renderSnapshots, shortTime } from '../sessions/render-sessions.js';
 import type { SlashCommand } from './slash-command.js';
 import { plural } from '../output/plural.js';
 
@@ -58,10 +58,7 @@ export const historyCommand: SlashCommand = {
     const { renderMessage } = await import('@ollm/core');
     const messages = session.recordedMessages();
     messages.forEach((message, index) => {
-      const time = message.timestamp ? ` ${shortTime(message.timestamp)}` : '';
-      const flag = message.metadata?.['interrupted'] ? ' (interrupted)' : '';
-      session.print(session.options.colors.dim(`#${index + 1} ${message.role}${time}${flag}`));
-      session.print(renderMessage(message));
+      session.print(renderMessageEntry(renderMessage, message, index));
     });
     session.print(`${formatInteger(messages.length)} messages recorded in ${displayPath(session.options.history.path, session.options.io.cwd)}`);
   },

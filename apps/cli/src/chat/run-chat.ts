@@ -110,7 +110,10 @@ export async function runChat(options: RunChatOptions): Promise<void> {
     debug: options.debug,
   });
   session.print(`ollm chat · session ${sessionId} · ${config.model} at ${connected.endpoint} · window ${formatInteger(connected.contextSize)} tokens · provider ${provider}`);
-  if (resumed) session.print(`Resumed: ${resumed}.`);
+  if (resumed) {
+    session.print(`Resumed: ${resumed}.`);
+    session.print(session.statusLine());
+  }
   session.print('Type /help for commands; Ctrl-D or /quit ends the chat.');
 
   const colors = colorsFor(io);

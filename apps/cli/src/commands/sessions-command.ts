@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import type { CommandContext } from '../command-context.js';
 import { displayPath } from '../exit-codes.js';
 import { ollmHome } from '../ollm-home.js';
-import { defaultExportPath, renderSessions, shortTime } from '../sessions/render-sessions.js';
+import { defaultExportPath, renderMessageEntry, renderSessions, shortTime } from '../sessions/render-sessions.js';
 import { plural } from '../output/plural.js';
 
 interface JsonOption {
@@ -71,7 +71,7 @@ Examples:
           `${plural(record.metadata.messageCount, 'message')}, ${plural(record.metadata.tokenCount, 'token')} recorded, ${plural(record.metadata.compressionCount, 'compression')}\n\n`,
       );
       record.messages.forEach((message, index) => {
-        io.stdout.write(`#${index + 1} ${message.role}${message.timestamp ? ` ${shortTime(message.timestamp)}` : ''}\n${core.renderMessage(message)}\n`);
+        io.stdout.write(`${renderMessageEntry(core.renderMessage, message, index)}\n`);
       });
     });
 

@@ -4,7 +4,7 @@ import type { CommandContext } from '../command-context.js';
 import { formatInteger } from '../output/format-number.js';
 import { ollmHome } from '../ollm-home.js';
 import { activeContextPath, writeActiveContext } from '../sessions/active-context-file.js';
-import { renderSnapshots, shortTime } from '../sessions/render-sessions.js';
+import { renderMessageEntry, renderSnapshots, shortTime } from '../sessions/render-sessions.js';
 import { plural } from '../output/plural.js';
 
 interface SnapshotOptions {
@@ -72,7 +72,7 @@ Examples:
         `Snapshot ${found.id} of session ${found.sessionId}, ${found.automatic ? 'automatic' : 'manual'} (${found.metadata.reason ?? 'no reason'}), taken ${shortTime(found.timestamp)}\n` +
           `${formatInteger(found.messageCount)} messages, ${formatInteger(found.tokenCount)} tokens, ${found.checkpointCount} checkpoints, ${plural(found.context.compressionCount, 'compression')}${found.context.goal ? `, goal: ${found.context.goal.description}` : ''}\n\n`,
       );
-      found.context.messages.forEach((message, index) => io.stdout.write(`#${index + 1} ${message.role}\n${core.renderMessage(message)}\n`));
+      found.context.messages.forEach((message, index) => io.stdout.write(`${renderMessageEntry(core.renderMessage, message, index)}\n`));
     });
 
   snapshot

@@ -1,10 +1,19 @@
-import type { SessionRecord, SnapshotSummary } from '@ollm/core';
+import type { Message, SessionRecord, SnapshotSummary } from '@ollm/core';
 import { formatInteger } from '../output/format-number.js';
 import { renderTable } from '../output/render-table.js';
 
 /** `2026-11-30 06:17` from an ISO time: minutes are enough to tell sessions apart in a list. */
 export function shortTime(iso: string): string {
   return iso.length >= 16 ? iso.slice(0, 16).replace('T', ' ') : iso;
+}
+
+/**
+ * `#3 (2026-11-30 06:36, interrupted)` and then the message as core's `renderMessage` prints it
+ * (`assistant: ...`, tool calls and results marked), for /history, sessions show and snapshot show.
+ */
+export function renderMessageEntry(render: (message: Message) => string, message: Message, index: number): string {
+  const details = [message.timestamp ? shortTime(message.timestamp) : '', message.metadata?.['interrupted'] ? 'interrupted' : ''].filter(Boolean);
+  return `#${index + 1}${details.length > 0 ? ` (${details.join(', ')})` : ''}\n${render(message)}`;
 }
 
 /** One row per session, newest activity first; `current` is marked with `*`. */
