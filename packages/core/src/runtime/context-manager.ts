@@ -213,7 +213,7 @@ export class ContextManager {
     const applied: AppliedStage[] = [];
     for (const stage of ruleStages) {
       if (!this.overTarget()) break;
-      const attempt = await this.tryStage(stage);
+      const attempt = await this.tryStage(stage, false);
       if (attempt.kind === 'applied') applied.push(attempt.stage);
     }
     for (const stage of modelStages) {
@@ -223,7 +223,7 @@ export class ContextManager {
         this.events.emit('compression-skipped', { provider: stage.name, reason: `circuit open after ${this.breaker.consecutiveFailures} consecutive failures; rule-based stages only` });
         break;
       }
-      const attempt = await this.tryStage(stage);
+      const attempt = await this.tryStage(stage, true);
       if (attempt.kind === 'applied') {
         this.breaker.recordSuccess();
         applied.push(attempt.stage);
@@ -246,7 +246,7 @@ export class ContextManager {
   }
 
   /** Runs one stage; a failure is reported as an event and leaves the context as it was. */
-  private async tryStage(provider: ContextProvider): Promise<StageAttempt> {
+  private async tryStage(provider: ContextProvider, modelStage: boolean): Promise<StageAttempt> {
     try {
       const { result, inputLength } = await this.run(provider);
       if (result.stats.tokensAfter >= result.stats.tokensBefore) {
@@ -261,7 +261,8 @@ export class ContextManager {
       this.events.emit('compression-error', {
         provider: provider.name,
         error: error instanceof Error ? error : new Error(String(error)),
-        consecutiveFailures: this.breaker.consecutiveFailures + 1,
+        // Only model stages count toward the circuit breaker.
+        consecutiveFailures: modelStage ? this.breaker.consecutiveFailures + 1 : 0,
       });
       return { kind: 'error' };
     }
