@@ -112,11 +112,17 @@ describe.skipIf(!binaryBuilt)('ollm chat (the built binary, piped stdin, fake mo
     await expect.poll(chatRequests, { timeout: 20_000 }).toBeGreaterThan(before);
     chat.interrupt();
     await chat.waitFor(/\(reply cancelled\)/);
-    chat.send('And this one works', '/quit');
+    chat.send('And this one works', '/providers', '/sessions', '/history', '/help', '/quit');
     const run = await chat.end();
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(chatReply('And this one works'));
     const sessionId = /session (\S+) ·/.exec(run.stdout)![1]!;
+    expect(run.stdout).toMatch(/^goal-aware\s+auto, --provider\s+@ollm\/plugin-goal-aware\s/m);
+    expect(run.stdout).toMatch(/^trim\s+auto\s+@ollm\/plugin-trim\s/m);
+    expect(run.stdout).toMatch(new RegExp(`^\\* ${sessionId}\\s`, 'm'));
+    expect(run.stdout).toMatch(/^#1 \(.+\)\nuser: This reply will hang$/m);
+    expect(run.stdout).toMatch(/^3 messages recorded in /m);
+    expect(run.stdout).toMatch(/^\s+\/snapshot create \[REASON\]\|list\|restore ID\|delete ID\s+/m);
     const userTexts = readSession(env['OLLM_HOME']!, sessionId).messages.filter((message: Message) => message.role === 'user').map(messageText);
     expect(userTexts).toEqual(['This reply will hang', 'And this one works']);
   });
