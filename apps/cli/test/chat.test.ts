@@ -164,6 +164,31 @@ describe.skipIf(!binaryBuilt)('ollm chat (the built binary, piped stdin, fake mo
     }
   });
 
+  it('reports failed model compressions, falls back, opens the circuit, and loses no message', async () => {
+    // Chat replies work; every summariser request fails (the server answers 500).
+    const failing = await startFakeModelServer({
+      reply: (request) => {
+        const text = messageText(request.messages.at(-1)!);
+        if (text.includes('<conversation>') || text.includes('RESUME')) throw new Error('summariser down');
+        return chatReply(text);
+      },
+    });
+    try {
+      const questions = Array.from({ length: 9 }, (_, index) => `question ${index + 1}`);
+      const run = await runBinary(['--host', failing.url, '--model', 'fake-llama:8b', '--context-size', '1024'], env, folder.path, `${questions.join('\n')}\n`);
+      expect(run.code).toBe(0);
+      const warnings = run.stderr.trimEnd().split('\n');
+      expect(warnings.filter((line) => /^ollm: compression with goal-aware failed: .*500.* \(the context is unchanged\)$/.test(line)).length).toBeGreaterThanOrEqual(3);
+      expect(warnings).toContain('ollm: goal-aware failed 3 times in a row: automatic compression uses mask,code-aware,trim only for now');
+      expect(run.stdout).toMatch(/^compressed with window-guard \(automatic\): [\d,]+ -> [\d,]+ tokens$/m);
+      for (const line of run.stdout.split('\n').filter((entry) => entry.startsWith('Context: '))) expect(Number(/^Context: ([\d,]+)\//.exec(line)![1]!.replace(/,/g, ''))).toBeLessThanOrEqual(1024);
+      const sessionId = /session (\S+) ·/.exec(run.stdout)![1]!;
+      expect(readSession(env['OLLM_HOME']!, sessionId).messages.filter((message: Message) => message.role === 'user').map(messageText)).toEqual(questions);
+    } finally {
+      await failing.close();
+    }
+  });
+
   it('exits 3 with exactly one line when no model server answers', async () => {
     const run = await runBinary(['--provider', 'goal-aware', '--host', 'http://127.0.0.1:9'], env, folder.path);
     expect(run.code).toBe(3);
