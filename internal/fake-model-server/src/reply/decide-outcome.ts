@@ -1,10 +1,9 @@
 import type { TokenCounter } from '@ollm/core';
-import { partText } from '@ollm/core';
+import { partText, tokenPrefix } from '@ollm/core';
 import type { ChatOutcome } from '../chat-exchange.js';
 import type { Fault } from '../fault.js';
 import type { FakeChatRequest } from './compose-reply.js';
 import { composeReply } from './compose-reply.js';
-import { truncateToTokens } from './truncate-to-tokens.js';
 
 /**
  * The reply to a chat request and its token counts: the custom or built-in reply, cut to max
@@ -33,7 +32,7 @@ export function decideOutcome({
       .join(' ');
     text = `${everything} ${everything} (fake reply longer than its input)`;
   } else if (request.maxTokens !== undefined && counter.countText(text) > request.maxTokens) {
-    text = truncateToTokens(text, request.maxTokens, counter.tokenizer);
+    text = tokenPrefix(text, request.maxTokens, counter.tokenizer);
     finishReason = 'length';
   }
   return { text, promptTokens, completionTokens: counter.countText(text), finishReason };

@@ -1,6 +1,5 @@
-import type { Tokenizer } from '@ollm/core';
+import { tokenPrefix, type Tokenizer } from '@ollm/core';
 import { scoreSentences } from './score-sentences.js';
-import { truncateToTokens } from './truncate-to-tokens.js';
 
 /**
  * An extractive digest of `text`: the highest-scoring sentences, in their original order, as a
@@ -18,10 +17,10 @@ export function extractiveDigest(text: string, maxTokens: number, tokenizer: Tok
     chosen.push(sentence);
     used += cost;
   }
-  if (chosen.length === 0 && ranked[0]) return truncateToTokens(`- ${ranked[0].text}`, maxTokens, tokenizer);
+  if (chosen.length === 0 && ranked[0]) return tokenPrefix(`- ${ranked[0].text}`, maxTokens, tokenizer);
   const digest = chosen
     .sort((a, b) => a.index - b.index)
     .map((sentence) => `- ${sentence.text}`)
     .join('\n');
-  return truncateToTokens(digest, maxTokens, tokenizer);
+  return tokenPrefix(digest, maxTokens, tokenizer);
 }

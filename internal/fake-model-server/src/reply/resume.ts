@@ -1,7 +1,6 @@
-import type { Tokenizer } from '@ollm/core';
+import { tokenPrefix, type Tokenizer } from '@ollm/core';
 import { extractiveDigest } from './extractive-digest.js';
 import { findFilePaths, findIdentifiers, scoreSentences } from './score-sentences.js';
-import { truncateToTokens } from './truncate-to-tokens.js';
 
 /**
  * A RESUME of the conversation as the summarize provider asks for it: `## Summary`,
@@ -18,13 +17,13 @@ export function buildResume(conversation: string, maxTokens: number, tokenizer: 
   const fileList = files.length > 0 ? files.map((file) => `- ${file}`).join('\n') : '- (none)';
   const fixed = [
     '## Technical Context',
-    truncateToTokens(technical, Math.floor(maxTokens / 6), tokenizer),
+    tokenPrefix(technical, Math.floor(maxTokens / 6), tokenizer),
     '## Current State',
-    truncateToTokens(current, Math.floor(maxTokens / 6), tokenizer),
+    tokenPrefix(current, Math.floor(maxTokens / 6), tokenizer),
     '## Context Files',
     fileList,
   ].join('\n');
   const summaryBudget = Math.max(0, maxTokens - tokenizer.countTokens(fixed) - 8);
   const summary = extractiveDigest(conversation, summaryBudget, tokenizer);
-  return truncateToTokens(`## Summary\n${summary}\n${fixed}`, maxTokens, tokenizer);
+  return tokenPrefix(`## Summary\n${summary}\n${fixed}`, maxTokens, tokenizer);
 }
