@@ -38,7 +38,7 @@ export const providersCommand: SlashCommand = {
       return [provider.name, roles.join(', '), source ?? '', provider.description];
     });
     if (rows.length === 0) {
-      session.print('No context providers (--no-plugins, or none installed): the window guard keeps the context inside the window by dropping the oldest assistant and tool turns.');
+      session.print('No context providers (--no-plugins, or none installed): the window guard keeps the context inside the window, oldest turns first.');
       return;
     }
     session.print(renderTable([['name', 'role', 'package', 'description'], ...rows]));
