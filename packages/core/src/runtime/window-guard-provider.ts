@@ -1,4 +1,5 @@
 import type { Message } from '../messages/message.js';
+import { toolTurnGroups } from '../messages/tool-turns.js';
 import { renderMessage } from '../messages/message-helpers.js';
 import { buildCompactionResult } from '../host/build-compaction-result.js';
 import { saveRemovedContent } from '../recovery/recovery-store.js';
@@ -62,21 +63,20 @@ export function createWindowGuardProvider(): ContextProvider {
   };
 }
 
-/** Oldest first: each assistant message (not pinned) with the tool messages that answer its calls. */
+/**
+ * Oldest first: each tool turn (an assistant message with the tool messages answering its calls,
+ * joined by core's `toolTurnGroups`) that holds an assistant message and no system, user or
+ * pinned member — those are never dropped, and a turn is dropped whole so pairing holds.
+ */
 function droppableGroups(messages: readonly Message[]): number[][] {
+  const seen = new Set<number[]>();
   const groups: number[][] = [];
-  const groupOfCall = new Map<string, number[]>();
-  messages.forEach((message, index) => {
-    if (message.role === 'assistant' && !message.pinned) {
-      const group = [index];
-      groups.push(group);
-      for (const part of message.parts) if (part.type === 'tool-call') groupOfCall.set(part.callId, group);
-    } else if (message.role === 'tool') {
-      const callIds = message.parts.flatMap((part) => (part.type === 'tool-result' ? [part.callId] : []));
-      const owner = callIds.map((callId) => groupOfCall.get(callId)).find((group) => group !== undefined);
-      if (owner && !message.pinned) owner.push(index);
-      else if (owner) owner.length = 0; // a pinned result keeps its call
-    }
-  });
-  return groups.filter((group) => group.length > 0);
+  for (const group of toolTurnGroups(messages)) {
+    if (seen.has(group)) continue;
+    seen.add(group);
+    const members = group.map((index) => messages[index]!);
+    const protectedMember = members.some((message) => message.pinned || message.role === 'system' || message.role === 'user');
+    if (!protectedMember && members.some((message) => message.role === 'assistant')) groups.push(group);
+  }
+  return groups.sort((a, b) => a[0]! - b[0]!);
 }
