@@ -76,6 +76,20 @@ describe('TokenCounter', () => {
     expect(counter.countMessage(edited)).toBe(10 + MESSAGE_OVERHEAD_TOKENS);
   });
 
+  it('tokenises only the new part of a copy that keeps the other parts, and serves counted parts', () => {
+    const tokenizer = spyTokenizer();
+    const counter = new TokenCounter(tokenizer);
+    const call = { type: 'tool-call' as const, callId: 'c', name: 'bash', input: { command: 'ls' }, rawInput: '{"command":"ls"}' };
+    const original: Message = { id: 'a', role: 'assistant', parts: [{ type: 'text', text: 'long text' }, call] };
+    counter.countMessage(original);
+    expect(tokenizer.countTokens).toHaveBeenCalledTimes(2);
+    const edited: Message = { ...original, parts: [{ type: 'text', text: 'short' }, call] };
+    expect(counter.countMessage(edited)).toBe(MESSAGE_OVERHEAD_TOKENS + 5 + 'bash {"command":"ls"}'.length + TOOL_CALL_OVERHEAD_TOKENS);
+    expect(tokenizer.countTokens).toHaveBeenCalledTimes(3);
+    expect(counter.countPartText(original.parts[0]!)).toBe('long text'.length);
+    expect(tokenizer.countTokens).toHaveBeenCalledTimes(3);
+  });
+
   it('counts an empty conversation as zero', () => {
     expect(new TokenCounter(o200k).countMessages([])).toBe(0);
   });
