@@ -44,6 +44,14 @@ describe('saveRemovedContent', () => {
     expect(files).toContain(basename(first.path));
   });
 
+  it('takes the sha256 a caller computed already and saves under it', () => {
+    const content = 'known output';
+    const sha256 = createHash('sha256').update(content).digest('hex');
+    const saved = saveRemovedContent(logdir, content, sha256);
+    expect(saved).toEqual({ sha256, path: join(logdir, RECOVERY_FOLDER, `${sha256}.txt`) });
+    expect(readRemovedContent(logdir, sha256)).toBe(content);
+  });
+
   it('creates the logdir when it does not exist yet', () => {
     const nested = join(logdir, 'session', 'logs');
     const saved = saveRemovedContent(nested, 'deep');
