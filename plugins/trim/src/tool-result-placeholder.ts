@@ -1,4 +1,5 @@
 import type { TokenCounter, ToolCallPart } from '@ollm/core';
+import { buildJsonSkeleton, skeletonTokenBudget } from './json-skeleton.js';
 import type { RecordedRemoval } from './trim-workspace.js';
 
 /** Every trim placeholder starts with this, so a later pass (or a later compaction) never trims one again. */
@@ -57,7 +58,7 @@ const EMPTY_LINE = /^\s*(?:<\/?[\w-]+>)?\s*$/;
 /** SWE-agent starts outputs with the exit code; it goes in the header instead of a preview line. */
 const RETURN_CODE_LINE = /^\s*<returncode>(-?\d+)<\/returncode>\s*$/;
 
-function render(input: ToolResultPlaceholderInput, removedTokens: number, originalTokens: number): string {
+function render(input: ToolResultPlaceholderInput, removedTokens: number, originalTokens: number, skeleton: string | undefined): string {
   const { output, stored, previewLines, previewLineCharacters } = input;
   const lines = output.split('\n');
   const returnCode = RETURN_CODE_LINE.exec(lines[0] ?? '')?.[1];
@@ -73,9 +74,14 @@ function render(input: ToolResultPlaceholderInput, removedTokens: number, origin
   const text = [
     `${PLACEHOLDER_PREFIX} \`${name}\` output truncated: ${removedTokens} of ${originalTokens} tokens removed (${lineCount} lines${returnCode !== undefined ? `, exit code ${returnCode}` : ''}).` +
       (command !== undefined ? ` Command: ${commandLine(command, previewLineCharacters)}` : ''),
-    ...(head.length > 0 ? ['First lines:', ...head.map((line) => `  ${shortenLine(line, previewLineCharacters)}`)] : []),
-    ...(omitted > 0 ? [`  … ${omitted} more lines …`] : []),
-    ...(tail.length > 0 ? ['Last lines:', ...tail.map((line) => `  ${shortenLine(line, previewLineCharacters)}`)] : []),
+    // A JSON output shows its identifiers and amounts instead of an arbitrary cut of its lines.
+    ...(skeleton !== undefined
+      ? ['JSON skeleton (ids, amounts, dates and array sizes; … marks what is left out):', `  ${skeleton}`]
+      : [
+          ...(head.length > 0 ? ['First lines:', ...head.map((line) => `  ${shortenLine(line, previewLineCharacters)}`)] : []),
+          ...(omitted > 0 ? [`  … ${omitted} more lines …`] : []),
+          ...(tail.length > 0 ? ['Last lines:', ...tail.map((line) => `  ${shortenLine(line, previewLineCharacters)}`)] : []),
+        ]),
     stored.path !== undefined
       ? `Full output saved to ${stored.path}; read it back with: ollm recover ${shortSha}`
       : `Full output NOT saved (no logdir configured), so it cannot be recovered (sha256 ${shortSha}).`,
@@ -85,13 +91,15 @@ function render(input: ToolResultPlaceholderInput, removedTokens: number, origin
 
 /**
  * The text that replaces a truncated tool output: tool name, command, tokens removed, a head and
- * tail preview and where the full output is, so a model reading it knows how to get it back.
+ * tail preview (for JSON, a skeleton of its ids and amounts) and where the full output is, so a
+ * model reading it knows how to get it back.
  * Returns the text and its size in tokens (an upper bound by a token or two).
  */
 export function buildToolResultPlaceholder(input: ToolResultPlaceholderInput): { text: string; tokens: number } {
   const originalTokens = input.outputTokens;
   // The removed count depends on the placeholder's own size: measure a draft that shows the
   // original count (as many digits or more), then show what that draft leaves.
-  const draftTokens = input.tokens.countText(render(input, originalTokens, originalTokens));
-  return { text: render(input, Math.max(0, originalTokens - draftTokens), originalTokens), tokens: draftTokens };
+  const skeleton = buildJsonSkeleton(input.output, { tokenBudget: skeletonTokenBudget(originalTokens, input.previewLines), tokens: input.tokens });
+  const draftTokens = input.tokens.countText(render(input, originalTokens, originalTokens, skeleton));
+  return { text: render(input, Math.max(0, originalTokens - draftTokens), originalTokens, skeleton), tokens: draftTokens };
 }

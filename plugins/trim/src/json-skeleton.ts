@@ -1,0 +1,238 @@
+import type { TokenCounter } from '@ollm/core';
+
+/**
+ * A compact skeleton of a JSON tool output for a truncation placeholder: the identifiers and
+ * amounts a model needs to continue (tau-bench's reservation ids, payment ids, prices), the
+ * length of every array shown and the first item of long arrays, within a token budget. The
+ * first and last lines of a one-line JSON document are a random cut of it; a reservation id at
+ * the end of `reservations` is exactly what a head/tail preview loses.
+ */
+
+/** Keys whose scalar values are identifiers: `id`, `user_id`, `flight_number`, `reservation…`, `user…`. */
+const IDENTIFIER_KEY = /(?:^|_)id$|^id_|_number$|^reservation|^user|^payment_id$/i;
+/** Keys whose values (or, for an object such as `prices`, its values) are amounts or the state of a record. */
+const AMOUNT_KEY = /^(?:amount|prices?|total\w*|balance|cost|fare|refund\w*)$/i;
+const DETAIL_KEY = /^(?:status|date\w*|\w+_date|origin|destination)$/i;
+/** Values that are identifiers whatever their key: `SDZQKO`, `HAT069`, `mia_li_3668`, `credit_card_4421486`. */
+// A capital letter is required: zip codes, card digits and dates are not identifiers.
+const IDENTIFIER_VALUE = [/^(?=[0-9]*[A-Z])[A-Z0-9]{6}$/, /^(?=[0-9-]*[A-Z])(?=[A-Z-]*\d)[A-Z0-9-]{4,16}$/, /^[a-z]+(?:_[a-z]+)*_\d{3,}$/, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i];
+
+/**
+ * Priorities, lowest first: identifiers and amounts, then states, dates, places and array lengths;
+ * items after the first of an array (or of an object keyed by identifiers, such as tau-bench's
+ * `payment_methods`) sink by `ITEM_DEMOTION`, so the first item is shown whole before the others.
+ */
+const IDENTIFIER_PRIORITY = 0;
+const DETAIL_PRIORITY = 1;
+const ITEM_DEMOTION = 2;
+/** Facts that did not fit, in a row, before the search for smaller ones that still fit stops. */
+const MAXIMUM_MISSES = 16;
+/** Items of one array looked at: past this a long array is only counted. */
+const MAXIMUM_ITEMS = 200;
+/** Scalars longer than this are never shown (an identifier is short). */
+const MAXIMUM_SCALAR_CHARACTERS = 40;
+/** A first guess of characters per token for JSON full of identifiers; corrected by measuring. */
+const CHARACTERS_PER_TOKEN = 3;
+/** Rounds of shrinking the character budget when the measured skeleton is over the token budget. */
+const MEASURE_ROUNDS = 8;
+const OMITTED = '…';
+
+interface ScalarNode {
+  readonly kind: 'scalar';
+  readonly text: string;
+}
+interface ObjectNode {
+  readonly kind: 'object';
+  readonly entries: readonly { readonly key: string; readonly node: SkeletonNode }[];
+}
+interface ArrayNode {
+  readonly kind: 'array';
+  readonly length: number;
+  readonly items: readonly SkeletonNode[];
+}
+type SkeletonNode = ScalarNode | ObjectNode | ArrayNode;
+
+/** Something the skeleton may show; showing it shows the path to it. */
+interface Fact {
+  readonly priority: number;
+  /** Position in the nearest array or identifier-keyed object: the second items of two lists rank before the third of either. */
+  readonly rank: number;
+  /** The nodes from the root down to the one shown (a scalar, an array's length, or an entry's key). */
+  readonly path: readonly SkeletonNode[];
+  /** For a key fact: the object and the entry index whose key is shown. */
+  readonly entryKey?: { readonly object: ObjectNode; readonly index: number };
+}
+
+/** Share of the output's tokens a skeleton may take. */
+export const SKELETON_SHARE = 0.3;
+/** A skeleton never takes more than this, however large the output (a 20,000-token flight search). */
+export const MAXIMUM_SKELETON_TOKENS = 400;
+
+/**
+ * Tokens a skeleton may take in a placeholder: `SKELETON_SHARE` of the output, at most
+ * `MAXIMUM_SKELETON_TOKENS`; none when the placeholder has no preview (`previewLines` 0). It is
+ * not capped by the one or three lines a head/tail preview shows: a one-line JSON document's
+ * first 160 characters are a random cut, and a reservation list that does not fit is lost.
+ */
+export function skeletonTokenBudget(outputTokens: number, previewLines: number): number {
+  if (previewLines <= 0) return 0;
+  return Math.min(Math.ceil(outputTokens * SKELETON_SHARE), MAXIMUM_SKELETON_TOKENS);
+}
+
+export interface JsonSkeletonOptions {
+  /** Tokens the skeleton may take at most. */
+  readonly tokenBudget: number;
+  readonly tokens: TokenCounter;
+}
+
+/** `output` parsed when it is a JSON object or array (surrounding whitespace allowed), else undefined. */
+export function parseJsonDocument(output: string): unknown {
+  const text = output.trim();
+  const first = text[0];
+  if (first !== '{' && first !== '[') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function isIdentifierValue(text: string): boolean {
+  return IDENTIFIER_VALUE.some((pattern) => pattern.test(text));
+}
+
+function toNode(value: unknown): SkeletonNode {
+  if (Array.isArray(value)) return { kind: 'array', length: value.length, items: value.slice(0, MAXIMUM_ITEMS).map(toNode) };
+  if (value !== null && typeof value === 'object') {
+    return { kind: 'object', entries: Object.entries(value).map(([key, entry]) => ({ key, node: toNode(entry) })) };
+  }
+  return { kind: 'scalar', text: value === null ? 'null' : String(value) };
+}
+
+interface Place {
+  /** Entry keys from the root down to the node, the last one its own. */
+  readonly keys: readonly string[];
+  /** Inside an amount-like key such as `prices`: every number below is an amount. */
+  readonly amounts: boolean;
+  readonly demotion: number;
+  readonly rank: number;
+}
+
+/**
+ * Every fact of the tree, with its priority. A value repeating a key above it
+ * (`credit_card_1: {id: credit_card_1}`) is shown already.
+ */
+function collectFacts(node: SkeletonNode, path: readonly SkeletonNode[], place: Place, facts: Fact[]): void {
+  const here = [...path, node];
+  const key = place.keys[place.keys.length - 1];
+  const { demotion, rank } = place;
+  if (node.kind === 'scalar') {
+    if (node.text.length > MAXIMUM_SCALAR_CHARACTERS || place.keys.includes(node.text)) return;
+    const identifier = (key !== undefined && IDENTIFIER_KEY.test(key)) || isIdentifierValue(node.text);
+    const amount = place.amounts || (key !== undefined && AMOUNT_KEY.test(key));
+    if (identifier || amount) facts.push({ priority: IDENTIFIER_PRIORITY + demotion, rank, path: here });
+    else if (key !== undefined && DETAIL_KEY.test(key)) facts.push({ priority: DETAIL_PRIORITY + demotion, rank, path: here });
+    return;
+  }
+  if (node.kind === 'array') {
+    facts.push({ priority: DETAIL_PRIORITY + demotion, rank, path: here });
+    node.items.forEach((item, index) =>
+      collectFacts(item, here, { ...place, demotion: demotion + (index === 0 ? 0 : ITEM_DEMOTION), rank: index }, facts),
+    );
+    return;
+  }
+  let keyed = 0;
+  node.entries.forEach((entry, index) => {
+    const entryPlace = { keys: [...place.keys, entry.key], amounts: place.amounts || AMOUNT_KEY.test(entry.key), demotion, rank };
+    if (isIdentifierValue(entry.key)) {
+      // A key that is itself an identifier (`credit_card_4421486: {…}`) is worth showing on its own; such entries are a list.
+      const itemPlace = { ...entryPlace, demotion: demotion + (keyed === 0 ? 0 : ITEM_DEMOTION), rank: keyed++ };
+      facts.push({ priority: IDENTIFIER_PRIORITY + itemPlace.demotion, rank: itemPlace.rank, path: here, entryKey: { object: node, index } });
+      collectFacts(entry.node, here, itemPlace, facts);
+    } else collectFacts(entry.node, here, entryPlace, facts);
+  });
+}
+
+/** What is shown: nodes on a selected path, and entries shown for their key alone. */
+interface Selection {
+  readonly nodes: Set<SkeletonNode>;
+  readonly keyedEntries: Set<SkeletonNode>;
+}
+
+function select(selection: Selection, fact: Fact): void {
+  for (const node of fact.path) selection.nodes.add(node);
+  if (fact.entryKey) selection.keyedEntries.add(fact.entryKey.object.entries[fact.entryKey.index]!.node);
+}
+
+const BARE = /^[\w.@:+/-]+$/;
+
+function renderText(text: string): string {
+  return BARE.test(text) ? text : JSON.stringify(text);
+}
+
+function render(node: SkeletonNode, selection: Selection): string {
+  if (node.kind === 'scalar') return renderText(node.text);
+  if (node.kind === 'array') {
+    const shown = node.items.filter((item) => selection.nodes.has(item)).map((item) => render(item, selection));
+    if (shown.length === node.length) return `[${shown.join(', ')}]`;
+    const count = `${node.length} item${node.length === 1 ? '' : 's'}`;
+    return shown.length === 0 ? `[${count}]` : `[${count}: ${shown.join(', ')}, ${OMITTED}]`;
+  }
+  const parts: string[] = [];
+  for (const { key, node: child } of node.entries) {
+    if (selection.nodes.has(child)) parts.push(`${renderText(key)}: ${render(child, selection)}`);
+    else if (selection.keyedEntries.has(child)) parts.push(`${renderText(key)}: ${child.kind === 'scalar' ? OMITTED : child.kind === 'array' ? `[${OMITTED}]` : `{${OMITTED}}`}`);
+  }
+  if (parts.length < node.entries.length) parts.push(OMITTED);
+  return `{${parts.join(', ')}}`;
+}
+
+/** The facts, best first, each added when the rendering stays within `characterBudget`. */
+function renderWithin(root: SkeletonNode, facts: readonly Fact[], characterBudget: number): string | undefined {
+  let selection: Selection = { nodes: new Set([root]), keyedEntries: new Set() };
+  let text: string | undefined;
+  let misses = 0;
+  for (const fact of facts) {
+    const candidateSelection: Selection = { nodes: new Set(selection.nodes), keyedEntries: new Set(selection.keyedEntries) };
+    select(candidateSelection, fact);
+    const candidate = render(root, candidateSelection);
+    if (candidate.length <= characterBudget) {
+      selection = candidateSelection;
+      text = candidate;
+      misses = 0;
+    } else if (++misses >= MAXIMUM_MISSES) {
+      // Everything after ranks lower; trying it all would cost a render per fact of a huge document.
+      break;
+    }
+  }
+  return text;
+}
+
+/**
+ * The skeleton of a JSON tool output, or undefined when `output` is not a JSON object or array,
+ * holds nothing worth keeping, or no skeleton fits `tokenBudget`.
+ */
+export function buildJsonSkeleton(output: string, options: JsonSkeletonOptions): string | undefined {
+  if (options.tokenBudget <= 0) return undefined;
+  const value = parseJsonDocument(output);
+  if (value === undefined) return undefined;
+  const root = toNode(value);
+  const facts: Fact[] = [];
+  collectFacts(root, [], { keys: [], amounts: false, demotion: 0, rank: 0 }, facts);
+  if (facts.length === 0) return undefined;
+  // Document order within one priority and rank.
+  const ranked = facts
+    .map((fact, order) => ({ fact, order }))
+    .sort((a, b) => a.fact.priority - b.fact.priority || a.fact.rank - b.fact.rank || a.order - b.order)
+    .map(({ fact }) => fact);
+  let characterBudget = options.tokenBudget * CHARACTERS_PER_TOKEN;
+  for (let round = 0; round < MEASURE_ROUNDS; round++) {
+    const text = renderWithin(root, ranked, characterBudget);
+    if (text === undefined) return undefined;
+    const tokens = options.tokens.countText(text);
+    if (tokens <= options.tokenBudget) return text;
+    // Shorter than this text, whatever the estimate says, so each round makes progress.
+    characterBudget = Math.min(text.length - 1, Math.floor((characterBudget * options.tokenBudget) / tokens));
+  }
+  return undefined;
+}
