@@ -18,13 +18,17 @@ const DETAIL_KEY = /^(?:status|date\w*|\w+_date|origin|destination)$/i;
 const IDENTIFIER_VALUE = [/^(?=[0-9]*[A-Z])[A-Z0-9]{6}$/, /^(?=[0-9-]*[A-Z])(?=[A-Z-]*\d)[A-Z0-9-]{4,16}$/, /^[a-z]+(?:_[a-z]+)*_\d{3,}$/, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i];
 
 /**
- * Priorities, lowest first: identifiers and amounts, then states, dates, places and array lengths;
- * items after the first of an array (or of an object keyed by identifiers, such as tau-bench's
- * `payment_methods`) sink by `ITEM_DEMOTION`, so the first item is shown whole before the others.
+ * Priorities, lowest first: identifiers and amounts, then states, dates, places and array lengths
+ * (`DETAIL_PRIORITY`). Facts in items after the first of an array (or of an object keyed by
+ * identifiers, such as tau-bench's `payment_methods`) sink by `ITEM_DEMOTION` per level, so the
+ * first item is shown in full form — but the identifiers of every item come before the details
+ * of any: a list of reservation ids is what a model continues from, the first flight's date is not.
  */
 const IDENTIFIER_PRIORITY = 0;
-const DETAIL_PRIORITY = 1;
-const ITEM_DEMOTION = 2;
+const ITEM_DEMOTION = 1;
+const DETAIL_PRIORITY = 100;
+/** Details are added only while the skeleton is within this share of its budget: they help a reader, the ids are what it needs. */
+const DETAIL_SHARE = 0.6;
 /** Facts that did not fit, in a row, before the search for smaller ones that still fit stops. */
 const MAXIMUM_MISSES = 16;
 /** Items of one array looked at: past this a long array is only counted. */
@@ -64,7 +68,7 @@ interface Fact {
 }
 
 /** Share of the output's tokens a skeleton may take. */
-export const SKELETON_SHARE = 0.3;
+export const SKELETON_SHARE = 0.25;
 /** A skeleton never takes more than this, however large the output (a 20,000-token flight search). */
 export const MAXIMUM_SKELETON_TOKENS = 400;
 
@@ -181,9 +185,10 @@ function render(node: SkeletonNode, selection: Selection): string {
   const parts: string[] = [];
   for (const { key, node: child } of node.entries) {
     if (selection.nodes.has(child)) parts.push(`${renderText(key)}: ${render(child, selection)}`);
-    else if (selection.keyedEntries.has(child)) parts.push(`${renderText(key)}: ${child.kind === 'scalar' ? OMITTED : child.kind === 'array' ? `[${OMITTED}]` : `{${OMITTED}}`}`);
+    // Only the key: `payment_methods: {credit_card_7447, gift_card_22: {amount: 22}}` reads as a set of ids.
+    else if (selection.keyedEntries.has(child)) parts.push(renderText(key));
   }
-  if (parts.length < node.entries.length) parts.push(OMITTED);
+  // Left-out keys are not marked: most objects lose some, and the header says it is a skeleton.
   return `{${parts.join(', ')}}`;
 }
 
@@ -196,7 +201,8 @@ function renderWithin(root: SkeletonNode, facts: readonly Fact[], characterBudge
     const candidateSelection: Selection = { nodes: new Set(selection.nodes), keyedEntries: new Set(selection.keyedEntries) };
     select(candidateSelection, fact);
     const candidate = render(root, candidateSelection);
-    if (candidate.length <= characterBudget) {
+    const limit = fact.priority >= DETAIL_PRIORITY ? characterBudget * DETAIL_SHARE : characterBudget;
+    if (candidate.length <= limit) {
       selection = candidateSelection;
       text = candidate;
       misses = 0;

@@ -76,7 +76,7 @@ function render(input: ToolResultPlaceholderInput, removedTokens: number, origin
       (command !== undefined ? ` Command: ${commandLine(command, previewLineCharacters)}` : ''),
     // A JSON output shows its identifiers and amounts instead of an arbitrary cut of its lines.
     ...(skeleton !== undefined
-      ? ['JSON skeleton (ids, amounts, dates and array sizes; … marks what is left out):', `  ${skeleton}`]
+      ? ['JSON skeleton (ids, amounts, sizes; … = left out):', `  ${skeleton}`]
       : [
           ...(head.length > 0 ? ['First lines:', ...head.map((line) => `  ${shortenLine(line, previewLineCharacters)}`)] : []),
           ...(omitted > 0 ? [`  … ${omitted} more lines …`] : []),
