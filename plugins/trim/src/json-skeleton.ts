@@ -13,8 +13,10 @@ const IDENTIFIER_KEY = /(?:^|_)id$|^id_|_number$|^reservation|^user|^payment_id$
 /** Keys whose values (or, for an object such as `prices`, its values) are amounts or the state of a record. */
 const AMOUNT_KEY = /^(?:amount|prices?|total\w*|balance|cost|fare|refund\w*)$/i;
 const DETAIL_KEY = /^(?:status|date\w*|\w+_date|origin|destination)$/i;
-/** Values that are identifiers whatever their key: `SDZQKO`, `HAT069`, `mia_li_3668`, `credit_card_4421486`. */
-// A capital letter is required: zip codes, card digits and dates are not identifiers.
+/**
+ * Values that are identifiers whatever their key: `SDZQKO`, `HAT069`, `mia_li_3668`,
+ * `credit_card_4421486`, UUIDs. Codes need a capital letter: zip codes, card digits and dates are not identifiers.
+ */
 const IDENTIFIER_VALUE = [/^(?=[0-9]*[A-Z])[A-Z0-9]{6}$/, /^(?=[0-9-]*[A-Z])(?=[A-Z-]*\d)[A-Z0-9-]{4,16}$/, /^[a-z]+(?:_[a-z]+)*_\d{3,}$/, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i];
 
 /**
@@ -31,8 +33,10 @@ const DETAIL_PRIORITY = 100;
 const DETAIL_SHARE = 0.6;
 /** Facts that did not fit, in a row, before the search for smaller ones that still fit stops. */
 const MAXIMUM_MISSES = 16;
-/** Items of one array looked at: past this a long array is only counted. */
-const MAXIMUM_ITEMS = 200;
+/** Items of one array (entries of one object) looked at: past this a long array is only counted. Each render walks them. */
+const MAXIMUM_ITEMS = 100;
+/** Outputs longer than this keep the head/tail preview: parsing and ranking a huge document is not worth a placeholder's time. */
+const MAXIMUM_DOCUMENT_CHARACTERS = 1_000_000;
 /** Scalars longer than this are never shown (an identifier is short). */
 const MAXIMUM_SCALAR_CHARACTERS = 40;
 /** A first guess of characters per token for JSON full of identifiers; corrected by measuring. */
@@ -48,6 +52,8 @@ interface ScalarNode {
 interface ObjectNode {
   readonly kind: 'object';
   readonly entries: readonly { readonly key: string; readonly node: SkeletonNode }[];
+  /** More entries than `MAXIMUM_ITEMS` were there; the rest are only marked. */
+  readonly cut: boolean;
 }
 interface ArrayNode {
   readonly kind: 'array';
@@ -63,8 +69,8 @@ interface Fact {
   readonly rank: number;
   /** The nodes from the root down to the one shown (a scalar, an array's length, or an entry's key). */
   readonly path: readonly SkeletonNode[];
-  /** For a key fact: the object and the entry index whose key is shown. */
-  readonly entryKey?: { readonly object: ObjectNode; readonly index: number };
+  /** For a key fact: the value of the entry whose key is shown, even when nothing inside it is. */
+  readonly keyedEntry?: SkeletonNode;
 }
 
 /** Share of the output's tokens a skeleton may take. */
@@ -89,8 +95,9 @@ export interface JsonSkeletonOptions {
   readonly tokens: TokenCounter;
 }
 
-/** `output` parsed when it is a JSON object or array (surrounding whitespace allowed), else undefined. */
+/** `output` parsed when it is a JSON object or array (surrounding whitespace allowed) of a reasonable size, else undefined. */
 export function parseJsonDocument(output: string): unknown {
+  if (output.length > MAXIMUM_DOCUMENT_CHARACTERS) return undefined;
   const text = output.trim();
   const first = text[0];
   if (first !== '{' && first !== '[') return undefined;
@@ -108,7 +115,8 @@ function isIdentifierValue(text: string): boolean {
 function toNode(value: unknown): SkeletonNode {
   if (Array.isArray(value)) return { kind: 'array', length: value.length, items: value.slice(0, MAXIMUM_ITEMS).map(toNode) };
   if (value !== null && typeof value === 'object') {
-    return { kind: 'object', entries: Object.entries(value).map(([key, entry]) => ({ key, node: toNode(entry) })) };
+    const entries = Object.entries(value);
+    return { kind: 'object', entries: entries.slice(0, MAXIMUM_ITEMS).map(([key, entry]) => ({ key, node: toNode(entry) })), cut: entries.length > MAXIMUM_ITEMS };
   }
   return { kind: 'scalar', text: value === null ? 'null' : String(value) };
 }
@@ -145,16 +153,16 @@ function collectFacts(node: SkeletonNode, path: readonly SkeletonNode[], place: 
     );
     return;
   }
-  let keyed = 0;
-  node.entries.forEach((entry, index) => {
+  let identifierKeys = 0;
+  for (const entry of node.entries) {
     const entryPlace = { keys: [...place.keys, entry.key], amounts: place.amounts || AMOUNT_KEY.test(entry.key), demotion, rank };
     if (isIdentifierValue(entry.key)) {
       // A key that is itself an identifier (`credit_card_4421486: {…}`) is worth showing on its own; such entries are a list.
-      const itemPlace = { ...entryPlace, demotion: demotion + (keyed === 0 ? 0 : ITEM_DEMOTION), rank: keyed++ };
-      facts.push({ priority: IDENTIFIER_PRIORITY + itemPlace.demotion, rank: itemPlace.rank, path: here, entryKey: { object: node, index } });
+      const itemPlace = { ...entryPlace, demotion: demotion + (identifierKeys === 0 ? 0 : ITEM_DEMOTION), rank: identifierKeys++ };
+      facts.push({ priority: IDENTIFIER_PRIORITY + itemPlace.demotion, rank: itemPlace.rank, path: here, keyedEntry: entry.node });
       collectFacts(entry.node, here, itemPlace, facts);
     } else collectFacts(entry.node, here, entryPlace, facts);
-  });
+  }
 }
 
 /** What is shown: nodes on a selected path, and entries shown for their key alone. */
@@ -163,9 +171,13 @@ interface Selection {
   readonly keyedEntries: Set<SkeletonNode>;
 }
 
-function select(selection: Selection, fact: Fact): void {
-  for (const node of fact.path) selection.nodes.add(node);
-  if (fact.entryKey) selection.keyedEntries.add(fact.entryKey.object.entries[fact.entryKey.index]!.node);
+/** Adds what `fact` shows to `selection`; returns what was new, so it can be taken back. */
+function select(selection: Selection, fact: Fact): { nodes: SkeletonNode[]; keyedEntry: SkeletonNode | undefined } {
+  const nodes = fact.path.filter((node) => !selection.nodes.has(node));
+  for (const node of nodes) selection.nodes.add(node);
+  const keyedEntry = fact.keyedEntry !== undefined && !selection.keyedEntries.has(fact.keyedEntry) ? fact.keyedEntry : undefined;
+  if (keyedEntry !== undefined) selection.keyedEntries.add(keyedEntry);
+  return { nodes, keyedEntry };
 }
 
 const BARE = /^[\w.@:+/-]+$/;
@@ -189,27 +201,30 @@ function render(node: SkeletonNode, selection: Selection): string {
     else if (selection.keyedEntries.has(child)) parts.push(renderText(key));
   }
   // Left-out keys are not marked: most objects lose some, and the header says it is a skeleton.
+  if (node.cut) parts.push(OMITTED);
   return `{${parts.join(', ')}}`;
 }
 
 /** The facts, best first, each added when the rendering stays within `characterBudget`. */
 function renderWithin(root: SkeletonNode, facts: readonly Fact[], characterBudget: number): string | undefined {
-  let selection: Selection = { nodes: new Set([root]), keyedEntries: new Set() };
+  const selection: Selection = { nodes: new Set([root]), keyedEntries: new Set() };
   let text: string | undefined;
   let misses = 0;
   for (const fact of facts) {
-    const candidateSelection: Selection = { nodes: new Set(selection.nodes), keyedEntries: new Set(selection.keyedEntries) };
-    select(candidateSelection, fact);
-    const candidate = render(root, candidateSelection);
+    const added = select(selection, fact);
+    // Already shown (an array's length once an item is): no render, and no reset of the misses.
+    if (added.nodes.length === 0 && added.keyedEntry === undefined) continue;
+    const candidate = render(root, selection);
     const limit = fact.priority >= DETAIL_PRIORITY ? characterBudget * DETAIL_SHARE : characterBudget;
     if (candidate.length <= limit) {
-      selection = candidateSelection;
       text = candidate;
       misses = 0;
-    } else if (++misses >= MAXIMUM_MISSES) {
-      // Everything after ranks lower; trying it all would cost a render per fact of a huge document.
-      break;
+      continue;
     }
+    for (const node of added.nodes) selection.nodes.delete(node);
+    if (added.keyedEntry !== undefined) selection.keyedEntries.delete(added.keyedEntry);
+    // Everything after ranks lower; trying it all would cost a render per fact of a huge document.
+    if (++misses >= MAXIMUM_MISSES) break;
   }
   return text;
 }
