@@ -1,4 +1,4 @@
-import { messageText, withParts, type MessagePart } from '@ollm/core';
+import { messageText, withParts, type Message, type MessagePart, type TokenCounter } from '@ollm/core';
 import { extractKeySentences } from './extract-key-sentences.js';
 import { PLACEHOLDER_PREFIX, SHA_PREFIX_LENGTH } from './tool-result-placeholder.js';
 import type { TrimWorkspace } from './trim-workspace.js';
@@ -11,6 +11,15 @@ export interface CompressAssistantMessagesOptions {
 
 /** Compressing a message for less than this share of its text is not worth the loss. */
 const MINIMUM_SAVING = 0.1;
+
+/**
+ * Tokens of `messageText(message)`. A message with one text part (the usual case) has that part's
+ * text as its text, and the part was counted with the message already: no need to tokenise it again.
+ */
+function countMessageText(message: Message, text: string, tokens: TokenCounter): number {
+  const textParts = message.parts.filter((part) => part.type === 'text');
+  return textParts.length === 1 ? tokens.countPartText(textParts[0]!) : tokens.countText(text);
+}
 
 /**
  * Phase 3: extractive compression of the text of assistant messages older than `ageThreshold`
@@ -26,7 +35,7 @@ export function compressAssistantMessages(workspace: TrimWorkspace, options: Com
     if (message.role !== 'assistant' || workspace.isProtected(index)) continue;
     const text = messageText(message);
     if (text.includes(PLACEHOLDER_PREFIX)) continue;
-    const tokens = workspace.tokens.countText(text);
+    const tokens = countMessageText(message, text, workspace.tokens);
     if (tokens > options.minTokens) candidates.push({ index, tokens });
   }
   candidates.sort((a, b) => b.tokens - a.tokens || a.index - b.index);
@@ -50,7 +59,7 @@ export function compressAssistantMessages(workspace: TrimWorkspace, options: Com
       else if (!placed) (placed = true), parts.push({ type: 'text', text });
     }
     if (!workspace.replace(candidate.index, withParts(message, parts))) continue;
-    workspace.commit(message.id, 'assistant-text', original, candidate.tokens);
+    workspace.commit(message.id, 'assistant-text', original, candidate.tokens, stored);
     compressed++;
   }
   return compressed;

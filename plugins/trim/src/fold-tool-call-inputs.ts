@@ -53,7 +53,7 @@ export function foldToolCallInputs(workspace: TrimWorkspace, options: FoldToolCa
     if (next === undefined || workspace.tokens.countText(rawToolCallInput(next)) > (1 - MINIMUM_FOLD_SAVING) * candidate.tokens) continue;
     const parts = message.parts.map((existing, index) => (index === candidate.partIndex ? next : existing));
     if (!workspace.replace(candidate.messageIndex, withParts(message, parts))) continue;
-    workspace.commit(message.id, 'tool-call-input', raw, candidate.tokens);
+    workspace.commit(message.id, 'tool-call-input', raw, candidate.tokens, stored);
     folded++;
   }
   return folded;

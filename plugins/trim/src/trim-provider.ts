@@ -1,7 +1,6 @@
 import {
   buildCompactionResult,
   createTokenizer,
-  partText,
   TokenCounter,
   MESSAGE_OVERHEAD_TOKENS,
   type CompactionResult,
@@ -60,7 +59,7 @@ function untouchableTokens(workspace: TrimWorkspace): { messages: number; toolCa
     if (!message.parts.some((part) => part.type === 'tool-call')) return;
     // The message's count is cached; subtracting its other parts avoids tokenising the (large) calls again.
     let others = MESSAGE_OVERHEAD_TOKENS + (message.name ? workspace.tokens.countText(message.name) : 0);
-    for (const part of message.parts) if (part.type !== 'tool-call') others += workspace.tokens.countText(partText(part));
+    for (const part of message.parts) if (part.type !== 'tool-call') others += workspace.tokens.countPartText(part);
     toolCalls += workspace.tokens.countMessage(message) - others;
   });
   return { messages, toolCalls };

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { MESSAGE_OVERHEAD_TOKENS, RECOVERY_FOLDER, saveRemovedContent, sha256Hex, type Message, type RemovedContent, type TokenCounter, type ToolCallPart, type ToolResultPart } from '@ollm/core';
+import { RECOVERY_FOLDER, saveRemovedContent, sha256Hex, type Message, type RemovedContent, type TokenCounter, type ToolCallPart, type ToolResultPart } from '@ollm/core';
 
 /** Where a removed piece went: its sha256 and, when a logdir was given, the saved file. */
 export interface RecordedRemoval {
@@ -19,8 +19,7 @@ export class TrimWorkspace {
   readonly logdir: string | undefined;
   readonly limit: number | undefined;
   private total: number;
-  // Each pass looks at every tool output again; counting one costs as much as the output is long.
-  private readonly outputTokens = new WeakMap<ToolResultPart, number>();
+  // Each pass looks at every tool call again; counting one costs as much as its arguments are long.
   private readonly callInputTokens = new WeakMap<ToolCallPart, number>();
 
   constructor(input: readonly Message[], tokens: TokenCounter, logdir: string | undefined, limit: number | undefined) {
@@ -35,17 +34,9 @@ export class TrimWorkspace {
     return this.total;
   }
 
-  /** Tokens of a tool output of `message`, counted once per part. */
-  countOutput(part: ToolResultPart, message: Message): number {
-    let count = this.outputTokens.get(part);
-    if (count === undefined) {
-      // A message holding only this output: its cached count is the output plus the fixed
-      // per-message overhead (docs/tokens.md), so the output need not be tokenised again.
-      const alone = message.parts.length === 1 && message.parts[0] === part && !message.name;
-      count = alone ? this.tokens.countMessage(message) - MESSAGE_OVERHEAD_TOKENS : this.tokens.countText(part.output);
-      this.outputTokens.set(part, count);
-    }
-    return count;
+  /** Tokens of a tool output; the counter caches it by part, and has it already when it counted the message. */
+  countOutput(part: ToolResultPart): number {
+    return this.tokens.countPartText(part);
   }
 
   /** Tokens of a tool call's arguments as the model sees them (`rawInput`, else the JSON of `input`), counted once per part. */
@@ -94,9 +85,13 @@ export class TrimWorkspace {
     return { sha256, path: join(this.logdir, RECOVERY_FOLDER, `${sha256}.txt`) };
   }
 
-  /** Saves `content` (when there is a logdir) and lists it in `removed`; call once the edit is made. */
-  commit(messageId: string, kind: string, content: string, originalTokens?: number): void {
-    const stored = this.logdir === undefined ? this.locate(content) : saveRemovedContent(this.logdir, content);
+  /**
+   * Saves `content` (when there is a logdir) and lists it in `removed`; call once the edit is made.
+   * `located` is what `locate(content)` returned, if the caller has it: its sha256 is not computed again.
+   */
+  commit(messageId: string, kind: string, content: string, originalTokens?: number, located?: RecordedRemoval): void {
+    const known = located ?? this.locate(content);
+    const stored = this.logdir === undefined ? known : saveRemovedContent(this.logdir, content, known.sha256);
     this.removed.push({
       messageId,
       kind,

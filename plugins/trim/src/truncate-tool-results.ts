@@ -41,7 +41,7 @@ export function truncateToolResults(
     if (workspace.isProtected(messageIndex)) return;
     message.parts.forEach((part, partIndex) => {
       if (part.type !== 'tool-result' || part.output.startsWith(PLACEHOLDER_PREFIX)) return;
-      const tokens = workspace.countOutput(part, message);
+      const tokens = workspace.countOutput(part);
       if (tokens > options.threshold) candidates.push({ messageIndex, partIndex, tokens });
     });
   });
@@ -68,7 +68,7 @@ export function truncateToolResults(
     if (placeholder.tokens > (1 - MINIMUM_SAVING) * candidate.tokens) continue;
     const parts = message.parts.map((existing, index) => (index === candidate.partIndex ? { ...part, output: placeholder.text } : existing));
     if (!workspace.replace(candidate.messageIndex, withParts(message, parts))) continue;
-    workspace.commit(message.id, 'tool-result', part.output, candidate.tokens);
+    workspace.commit(message.id, 'tool-result', part.output, candidate.tokens, stored);
     truncated++;
   }
   return truncated;
