@@ -9,7 +9,8 @@ export interface PlaceholderInput {
   readonly output: string;
   readonly outputTokens: number;
   readonly isError?: boolean;
-  readonly sha256: string;
+  /** The output's sha256; the text names the saved file (`path`), which carries it. */
+  readonly sha256?: string;
   /** Where the output was saved; absent when there was no logdir. */
   readonly path?: string;
 }

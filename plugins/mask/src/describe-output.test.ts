@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { countLines, describeOutput, shorten } from './describe-output.js';
 import { describeCall } from './describe-call.js';
@@ -48,5 +49,24 @@ describe('describeCall', () => {
     expect(describeCall('search', { type: 'tool-call', callId: 'c', name: 'search', input: undefined, rawInput: 'not json' })).toBe('search not json');
     expect(describeCall('bash', undefined)).toBe('bash');
     expect(describeCall('bash', { type: 'tool-call', callId: 'c', name: 'bash', input: { command: `cat > a.py <<EOF\n${'x = 1\n'.repeat(100)}EOF` } }).length).toBeLessThan(90);
+  });
+});
+
+describe('shorten', () => {
+  /** The definition: collapse all whitespace of the whole text, then cut. */
+  const reference = (text: string, limit: number): string => {
+    const oneLine = text.replace(/\s*\n\s*/g, ' ⏎ ').replace(/\s+/g, ' ').trim();
+    return oneLine.length <= limit ? oneLine : `${oneLine.slice(0, limit - 1)}…`;
+  };
+
+  it('gives what collapsing the whole text gives, for long texts it reads only the head of', () => {
+    const piece = fc.constantFrom('a', 'bc', ' ', '  ', '\n', ' \n ', '\t', 'x\n\ny', '⏎', '…');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 400 }), fc.integer({ min: 1, max: 40 }), (pieces, limit) => {
+        const text = pieces.join('');
+        expect(shorten(text, limit)).toBe(reference(text, limit));
+      }),
+      { numRuns: 500 },
+    );
   });
 });

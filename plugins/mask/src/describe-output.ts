@@ -36,10 +36,26 @@ export function describeOutput(output: string, isError = false): string {
 }
 
 function describeLine(text: string, failed: boolean): string | undefined {
-  const lines = text.split('\n').map(stripTags).filter((line) => line.length > 0);
-  const line = failed ? lines.at(-1) : lines[0];
+  // Only the first non-empty line matters, or for a failure the last one and whether another
+  // precedes it: stripping every line of a long output would be wasted.
+  const lines = text.split('\n');
+  let line: string | undefined;
+  let another = false;
+  if (failed) {
+    for (let index = lines.length - 1; index >= 0 && !another; index--) {
+      const content = stripTags(lines[index]!);
+      if (content.length === 0) continue;
+      if (line === undefined) line = content;
+      else another = true;
+    }
+  } else {
+    for (let index = 0; index < lines.length && line === undefined; index++) {
+      const content = stripTags(lines[index]!);
+      if (content.length > 0) line = content;
+    }
+  }
   if (line === undefined) return undefined;
-  return `${failed && lines.length > 1 ? 'last' : 'first'} line: ${JSON.stringify(shorten(line, HINT_CHARACTERS))}`;
+  return `${failed && another ? 'last' : 'first'} line: ${JSON.stringify(shorten(line, HINT_CHARACTERS))}`;
 }
 
 function stripTags(line: string): string {
@@ -67,8 +83,23 @@ function describeJson(output: string): string | undefined {
   return undefined;
 }
 
+function collapseWhitespace(text: string): string {
+  return text.replace(/\s*\n\s*/g, ' ⏎ ').replace(/\s+/g, ' ').trim();
+}
+
 /** `text` on one line, cut to `limit` characters with an ellipsis. */
 export function shorten(text: string, limit: number): string {
-  const oneLine = text.replace(/\s*\n\s*/g, ' ⏎ ').replace(/\s+/g, ' ').trim();
+  // Callers pass whole commands (heredocs that write files) to keep 80 characters of them.
+  // Collapsing is local to each run of whitespace, so a head of the text that ends on a
+  // non-space collapses to the start of the whole text's collapsed form; once that head is longer
+  // than `limit`, the rest cannot change the result.
+  const headLength = 4 * limit;
+  if (text.length > 2 * headLength) {
+    let end = headLength;
+    while (end < text.length && /\s/.test(text[end - 1]!)) end++;
+    const head = collapseWhitespace(text.slice(0, end));
+    if (head.length > limit) return `${head.slice(0, limit - 1)}…`;
+  }
+  const oneLine = collapseWhitespace(text);
   return oneLine.length <= limit ? oneLine : `${oneLine.slice(0, limit - 1)}…`;
 }

@@ -70,26 +70,23 @@ function saveMask(mask: PlannedMask, messages: readonly Message[], logdir: strin
     originalTokens: mask.outputTokens,
   };
   if (logdir === undefined) return entry;
-  const saved = saveRemovedContent(logdir, observation.result.output);
+  const saved = saveRemovedContent(logdir, observation.result.output, mask.sha256);
   return { ...entry, path: saved.path };
 }
 
 /** New message objects (same id, role, timestamp) only for messages that lost an output. */
 function applyMasks(messages: readonly Message[], masks: readonly PlannedMask[]): Message[] {
-  const byMessage = new Map<number, Map<number, string>>();
+  const byMessage = new Map<number, Map<number, MessagePart>>();
   for (const mask of masks) {
     const { messageIndex, partIndex } = mask.observation;
-    const parts = byMessage.get(messageIndex) ?? new Map<number, string>();
-    parts.set(partIndex, mask.placeholder);
+    const parts = byMessage.get(messageIndex) ?? new Map<number, MessagePart>();
+    parts.set(partIndex, mask.part);
     byMessage.set(messageIndex, parts);
   }
   return messages.map((message, messageIndex) => {
     const replacements = byMessage.get(messageIndex);
     if (!replacements) return message;
-    const parts = message.parts.map((part, partIndex): MessagePart => {
-      const placeholder = replacements.get(partIndex);
-      return placeholder === undefined || part.type !== 'tool-result' ? part : { ...part, output: placeholder };
-    });
+    const parts = message.parts.map((part, partIndex): MessagePart => replacements.get(partIndex) ?? part);
     return withParts(message, parts);
   });
 }

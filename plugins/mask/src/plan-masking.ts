@@ -9,6 +9,8 @@ import type { ResolvedMaskOptions } from './mask-options.js';
 export interface PlannedMask {
   readonly observation: Observation;
   readonly placeholder: string;
+  /** The tool result with the placeholder as its output: the part the output carries (counted already). */
+  readonly part: ToolResultPart;
   readonly sha256: string;
   readonly outputTokens: number;
   readonly placeholderTokens: number;
@@ -68,7 +70,7 @@ export function planMasking(input: PlanMaskingInput): MaskingPlan {
       const mask = planOne(observation, result, tokens, input.logdir);
       if (mask.outputTokens - mask.placeholderTokens < Math.max(1, options.minimumTokensSaved)) kept.wouldNotShrink += 1;
       else {
-        masks.push(mask);
+        masks.push({ ...mask, sha256: mask.sha256 ?? sha256Hex(result.output) });
         total -= mask.outputTokens - mask.placeholderTokens;
       }
     }
@@ -76,18 +78,30 @@ export function planMasking(input: PlanMaskingInput): MaskingPlan {
   return { masks, kept, tokensAfter: total, stoppedAtLimit };
 }
 
-function planOne(observation: Observation, result: ToolResultPart, tokens: TokenCounter, logdir: string | undefined): PlannedMask {
-  const sha256 = sha256Hex(result.output);
+/**
+ * A candidate mask. Without a logdir the placeholder does not name a file, so the sha256 is left
+ * for the caller to compute for the outputs actually masked (hashing every large output is not free).
+ */
+function planOne(
+  observation: Observation,
+  result: ToolResultPart,
+  tokens: TokenCounter,
+  logdir: string | undefined,
+): Omit<PlannedMask, 'sha256'> & { readonly sha256?: string } {
+  const sha256 = logdir === undefined ? undefined : sha256Hex(result.output);
   // The same path saveRemovedContent writes to, so the placeholder can name it before saving.
   const path = logdir === undefined ? undefined : join(logdir, RECOVERY_FOLDER, `${sha256}.txt`);
-  const outputTokens = tokens.countText(result.output);
+  // The host counted the message holding this output already; the counter keeps each part's count.
+  const outputTokens = tokens.countPartText(result);
   const placeholder = buildPlaceholder({
     call: describeCall(observation.toolName, observation.call),
     output: result.output,
     outputTokens,
-    sha256,
+    ...(sha256 !== undefined ? { sha256 } : {}),
     ...(result.isError ? { isError: true } : {}),
     ...(path !== undefined ? { path } : {}),
   });
-  return { observation, placeholder, sha256, outputTokens, placeholderTokens: tokens.countText(placeholder) };
+  // Counting the new part itself (not its text) lets the counter reuse the count for the output message.
+  const part: ToolResultPart = { ...result, output: placeholder };
+  return { observation, placeholder, part, ...(sha256 !== undefined ? { sha256 } : {}), outputTokens, placeholderTokens: tokens.countPartText(part) };
 }
