@@ -10,6 +10,7 @@ import {
   type RemovedContent,
 } from '@ollm/core';
 import type { FoldPlan } from '../folding/fold-plan.js';
+import { parserFor } from '../grammar/grammar-loader.js';
 import { LineReferences } from '../references/line-references.js';
 import type { CodeView } from '../views/code-view.js';
 import { partKey } from './find-code-views.js';
@@ -30,6 +31,8 @@ export class CodeAwareCompaction {
   private readonly removed = new Map<string, RemovedContent>();
   private readonly references: LineReferences;
   private readonly lineBased = new Set<CodeView>();
+  /** sha256 of each part's original content by part key: a part is folded by several steps (comments, then signatures). */
+  private readonly hashes = new Map<string, string>();
   total: number;
 
   constructor(
@@ -59,19 +62,34 @@ export class CodeAwareCompaction {
     return plan;
   }
 
+  /**
+   * A `reference` step replaces the view by a pointer to a later view and never reads its plan, so
+   * the view is not parsed; only what a plan would record is: whether no grammar parses its
+   * language (the line-pattern note counts such views).
+   */
+  private async referencePlan(view: CodeView): Promise<FoldPlan> {
+    const byTree = view.language !== undefined && (await parserFor(view.language)) !== undefined;
+    if (!byTree) this.lineBased.add(view);
+    return { states: [], trailingComments: new Map(), method: byTree ? 'tree-sitter' : 'lines' };
+  }
+
   /** Applies one step when it saves enough tokens; the part is always rebuilt from the original. */
   async apply(step: FoldStep): Promise<void> {
     this.context.abortSignal?.throwIfAborted();
     const original = this.input[step.messageIndex]!;
     const originalPart = original.parts[step.partIndex]!;
     const originalText = partContent(originalPart);
-    const sha256 = sha256Hex(originalText);
+    let sha256 = this.hashes.get(step.key);
+    if (sha256 === undefined) {
+      sha256 = sha256Hex(originalText);
+      this.hashes.set(step.key, sha256);
+    }
     let text = originalText;
     // Later blocks first, so earlier blocks' offsets stay valid.
     for (const view of [...step.views].reverse()) {
       const region = foldedRegion({
         view,
-        plan: await this.planOf(view),
+        plan: step.level === 'reference' ? await this.referencePlan(view) : await this.planOf(view),
         level: step.level,
         keptRows: this.references.keptRows(view),
         recovery: this.config.logdir
@@ -94,12 +112,15 @@ export class CodeAwareCompaction {
 
   private record(step: FoldStep, original: Message, originalText: string, sha256: string): void {
     if (this.removed.has(step.key)) return;
-    const saved = this.config.logdir ? saveRemovedContent(this.config.logdir, originalText) : undefined;
+    const saved = this.config.logdir ? saveRemovedContent(this.config.logdir, originalText, sha256) : undefined;
+    const part = original.parts[step.partIndex]!;
+    // An output or a text is the part's whole text, which the host counted with its message already.
+    const whole = part.type === 'tool-result' || part.type === 'text';
     this.removed.set(step.key, {
       messageId: original.id,
-      kind: REMOVED_KIND[original.parts[step.partIndex]!.type],
+      kind: REMOVED_KIND[part.type],
       sha256,
-      originalTokens: this.context.tokens.countText(originalText),
+      originalTokens: whole ? this.context.tokens.countPartText(part) : this.context.tokens.countText(originalText),
       ...(saved ? { path: saved.path } : {}),
     });
   }
