@@ -61,10 +61,14 @@ export class LineReferences {
     for (const match of text.matchAll(GREP_HIT)) this.addNumbered(match[1]!, messageIndex, Number(match[3]));
     for (const match of text.matchAll(TRACEBACK)) this.addNumbered(match[1]!, messageIndex, Number(match[2]));
     const sedEdit = SED_IN_PLACE.exec(text);
-    const paths = [...new Set([...text.matchAll(MENTIONED_PATH)].map((match) => match[1]!))];
-    if (sedEdit && paths.length === 1) this.addNumbered(paths[0]!, messageIndex, Number(sedEdit[1]), Number(sedEdit[2] ?? sedEdit[1]));
-    if (paths.length === 1) {
-      for (const match of text.matchAll(LINE_MENTION)) this.addNumbered(paths[0]!, messageIndex, Number(match[1]), Number(match[2] ?? match[1]));
+    // The paths a text mentions matter only to an in-place sed or a "line N": most outputs have
+    // neither, and scanning every output for paths is the costliest pattern here.
+    if (sedEdit || text.search(LINE_MENTION) !== -1) {
+      const paths = [...new Set([...text.matchAll(MENTIONED_PATH)].map((match) => match[1]!))];
+      if (sedEdit && paths.length === 1) this.addNumbered(paths[0]!, messageIndex, Number(sedEdit[1]), Number(sedEdit[2] ?? sedEdit[1]));
+      if (paths.length === 1) {
+        for (const match of text.matchAll(LINE_MENTION)) this.addNumbered(paths[0]!, messageIndex, Number(match[1]), Number(match[2] ?? match[1]));
+      }
     }
     this.collectHunks(text, messageIndex);
   }
