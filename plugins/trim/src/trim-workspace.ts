@@ -34,8 +34,11 @@ export class TrimWorkspace {
     return this.total;
   }
 
-  /** Tokens of a tool output; the counter caches it by part, and has it already when it counted the message. */
-  countOutput(part: ToolResultPart): number {
+  /**
+   * Tokens of a tool output; the counter caches it by part, and has it already when it counted the
+   * message. `_message` is no longer read; it stays so callers of this public class still compile.
+   */
+  countOutput(part: ToolResultPart, _message?: Message): number {
     return this.tokens.countPartText(part);
   }
 
