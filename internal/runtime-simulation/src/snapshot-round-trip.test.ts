@@ -76,6 +76,10 @@ describe('snapshots through real goal-aware compressions', () => {
 
   it('an automatic snapshot taken before a goal-aware compression restores the context it replaced', async () => {
     const { manager, events } = session;
+    // New assistant work since the last compression, so goal-aware has a span to summarise.
+    for (let index = 0; index < 10; index += 1) {
+      manager.addMessage({ role: 'assistant', parts: [{ type: 'text', text: `Step ${index}: edited django/db/migrations/autodetector.py and ran the migration tests again. `.repeat(12) }] });
+    }
     const before = manager.state();
     const outcome = await manager.compress('goal-aware');
     expect(outcome.provider.split(',')[0]).toBe('goal-aware');

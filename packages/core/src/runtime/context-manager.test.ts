@@ -332,4 +332,19 @@ describe('ContextManager', () => {
     expect(manager.activeMessages).toEqual(before);
     expect(manager.compressionCount).toBe(0);
   });
+
+  it('does not count a requested compression that saved nothing', async () => {
+    const registry = new ProviderRegistry();
+    registry.register(shortenToolResults);
+    const manager = new ContextManager({ contextSize: 50_000, registry });
+    const counts = record(manager);
+    manager.addMessage({ role: 'user', parts: [{ type: 'text', text: 'nothing to shorten here' }] });
+    const before = [...manager.activeMessages];
+    const outcome = await manager.compress('shorten');
+    expect(outcome.result.stats.tokensAfter).toBe(outcome.result.stats.tokensBefore);
+    expect(manager.compressionCount).toBe(0);
+    expect(counts.compressed).toBeUndefined();
+    expect(counts['compression-skipped']).toBe(1);
+    expect(manager.activeMessages).toEqual(before);
+  });
 });

@@ -194,6 +194,11 @@ export class ContextManager {
   private async compressWith(provider: ContextProvider): Promise<CompressionOutcome> {
     const start = this.runStart();
     const { result, inputLength } = await this.run(provider);
+    if (result.stats.tokensAfter >= result.stats.tokensBefore && this.budget().totalTokens <= this.budget().contextSize) {
+      // Nothing saved: not a compression (it must not cost reliability, a snapshot or a history entry).
+      this.events.emit('compression-skipped', { provider: provider.name, reason: 'nothing to remove: the result was not smaller than its input' });
+      return { provider: provider.name, trigger: 'manual', result: { ...result, messages: this.messages } };
+    }
     const stage: AppliedStage = { provider: provider.name, result };
     this.takeAutoSnapshot(`before ${provider.name}`, start);
     this.applyStage(stage, inputLength);
