@@ -82,6 +82,20 @@ describe('discoverPlugins in a throwaway project', () => {
     expect(report.loaded.find((plugin) => plugin.packageName === '@acme/ollm-beta')?.providers).toEqual(['beta']);
   });
 
+  it('keeps the first plugin that provides a name and warns about the second, naming both', async () => {
+    const root = project(['ollm-first', 'ollm-second'], [
+      { name: 'ollm-first', keywords: [PLUGIN_KEYWORD], source: providerModule('shared-name') },
+      { name: 'ollm-second', keywords: [PLUGIN_KEYWORD], source: providerModule('shared-name') },
+    ]);
+    const registry = new ProviderRegistry();
+    const report = await discoverPlugins({ cwd: root, registry });
+    expect(registry.list().find((entry) => entry.provider.name === 'shared-name')?.source).toBe('ollm-first');
+    expect(report.loaded.map((plugin) => plugin.packageName)).toEqual(['ollm-first']);
+    expect(report.warnings).toHaveLength(1);
+    expect(report.warnings[0]!.packageName).toBe('ollm-second');
+    expect(report.warnings[0]!.message).toContain('provider "shared-name" is already provided by ollm-first');
+  });
+
   it('finds the nearest package.json from a subfolder', async () => {
     const root = project(['ollm-plugin-alpha'], [{ name: 'ollm-plugin-alpha', keywords: [PLUGIN_KEYWORD], source: providerModule('alpha'), entry: 'index' }]);
     mkdirSync(join(root, 'src', 'deep'), { recursive: true });

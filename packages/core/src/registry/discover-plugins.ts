@@ -62,15 +62,29 @@ export async function discoverPlugins(options: DiscoverOptions = {}): Promise<Di
 
   const loaded: DiscoveredPlugin[] = [];
   const warnings: PluginLoadError[] = [];
+  // Two plugins offering one provider name: the first found (declared dependencies before the
+  // workspace) keeps it, and the other is a warning rather than a silent replacement.
+  const claimedBy = new Map<string, string>();
   for (const candidate of candidates.values()) {
     const manifest = readManifest(candidate.manifestPath);
     if (!manifest || !Array.isArray(manifest.keywords) || !manifest.keywords.includes(PLUGIN_KEYWORD)) continue;
+    const path = dirname(candidate.manifestPath);
     try {
       const providers = await loadPlugin(candidate.manifestPath, manifest, conditions);
-      for (const provider of providers) registry.register(provider, candidate.packageName);
-      loaded.push({ packageName: candidate.packageName, path: dirname(candidate.manifestPath), providers: providers.map((p) => p.name) });
+      const registered: string[] = [];
+      for (const provider of providers) {
+        const owner = claimedBy.get(provider.name);
+        if (owner !== undefined) {
+          warnings.push(new PluginLoadError({ packageName: candidate.packageName, path, cause: new Error(`provider "${provider.name}" is already provided by ${owner}; keeping ${owner}'s`) }));
+          continue;
+        }
+        claimedBy.set(provider.name, candidate.packageName);
+        registry.register(provider, candidate.packageName);
+        registered.push(provider.name);
+      }
+      if (registered.length > 0) loaded.push({ packageName: candidate.packageName, path, providers: registered });
     } catch (cause) {
-      warnings.push(new PluginLoadError({ packageName: candidate.packageName, path: dirname(candidate.manifestPath), cause }));
+      warnings.push(new PluginLoadError({ packageName: candidate.packageName, path, cause }));
     }
   }
   return { loaded, warnings };
