@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -98,5 +98,33 @@ describe('summarize context files', () => {
   it('throws no-model without a model', async () => {
     const error = await compactWith(createSummarizeProvider(), conversation(), { config: { limit: 500 } }).catch((caught: unknown) => caught);
     expect(OllmError.isInstance(error) && error.code).toBe('no-model');
+  });
+});
+
+describe('summarize logdir', () => {
+  const short: Message[] = [
+    { id: 'system', role: 'system', parts: [{ type: 'text', text: 'You are terse.' }] },
+    { id: 'user', role: 'user', parts: [{ type: 'text', text: 'Fix src/app.py.' }] },
+    { id: 'answer', role: 'assistant', parts: [{ type: 'text', text: 'Done.' }] },
+  ];
+  const longResume = `## Summary\n${'The fix touched src/app.py and its tests. '.repeat(40)}\n## Technical Context\nPython.\n## Current State\nDone.\n## Context Files\n`;
+
+  it.each([
+    { name: 'not smaller than the conversation', reply: longResume, limitation: /not smaller/ },
+    { name: 'empty', reply: '', limitation: /empty RESUME/ },
+  ])('a discarded RESUME ($name) leaves no RESUME file in logdir', async ({ reply, limitation }) => {
+    const custom = await startFakeModelServer({ reply: () => reply });
+    try {
+      const logdir = mkdtempSync(join(tmpdir(), 'summarize-discard-'));
+      const result = await compactWith(createSummarizeProvider(), short, {
+        config: { limit: 10, logdir, extraConfig: { workspace: logdir } },
+        context: { model: createModel(custom, 'openai') },
+      });
+      expect(result.messages).toEqual(short);
+      expect(result.limitations.join('\n')).toMatch(limitation);
+      expect(readdirSync(logdir).filter((name) => name.startsWith('RESUME'))).toEqual([]);
+    } finally {
+      await custom.close();
+    }
   });
 });

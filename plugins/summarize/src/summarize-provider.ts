@@ -1,5 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import {
   OllmError,
   buildCompactionResult,
@@ -79,7 +79,9 @@ async function compressMessages(messages: readonly Message[], config: Compressio
   const parsed = parseResume(resume.text);
   const read = readContextFiles(parsed.contextFiles, options.workspace, options.fileMaxTokens, tokens);
   const limitations: string[] = [];
-  const resumePath = config.logdir ? saveResume(config.logdir, resume.text) : undefined;
+  // The path is named now because the RESUME message cites it, but the file is written only once
+  // the result is kept: a discarded RESUME must leave nothing behind in logdir.
+  const resumePath = config.logdir ? resumePathIn(config.logdir) : undefined;
   const resumeMessage: Message = {
     id: createMessageId('resume'),
     role: 'assistant',
@@ -106,6 +108,7 @@ async function compressMessages(messages: readonly Message[], config: Compressio
   if (tokens.countMessages(output) >= before) {
     return finish(messages, { limitations: ['summarize: the RESUME was not smaller than the conversation; it was discarded and the conversation is unchanged'] });
   }
+  if (resumePath) saveResume(resumePath, resume.text);
 
   const removed = dropped.map((position) => {
     const message = messages[position]!;
@@ -146,11 +149,13 @@ function fileMessage(file: ContextFile): Message {
   };
 }
 
-function saveResume(logdir: string, text: string): string {
-  mkdirSync(logdir, { recursive: true });
-  const path = join(logdir, `RESUME-${new Date().toISOString().replace(/[:.]/g, '-')}.md`);
+function resumePathIn(logdir: string): string {
+  return join(logdir, `RESUME-${new Date().toISOString().replace(/[:.]/g, '-')}.md`);
+}
+
+function saveResume(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, `${text}\n`, 'utf8');
-  return path;
 }
 
 function saveRemoved(logdir: string | undefined, message: Message, kind: string, originalTokens: number): RemovedContent {
