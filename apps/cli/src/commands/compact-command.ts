@@ -7,7 +7,9 @@ import { formatCompactSummary } from '../compact/compact-summary.js';
 import { buildCompactionReport } from '../compact/compaction-report.js';
 import { displayPath, oneLine } from '../exit-codes.js';
 import { startSpinner } from '../output/progress-spinner.js';
-import { createLanguageModel, MODEL_APIS, type ModelApi } from '../model/create-language-model.js';
+import { createLanguageModel } from '../model/create-language-model.js';
+import { MODEL_APIS, type ModelApi } from '../model/model-settings.js';
+import { resolveModelSettings } from '../model/resolve-model-settings.js';
 import { DEFAULT_LIMIT, parseLimit } from '../parse-limit.js';
 import { resolveLogdir } from '../ollm-home.js';
 import { loadProviders } from '../plugins.js';
@@ -85,13 +87,17 @@ Examples:
       const provider = registry.get(options.provider);
       const logdir = resolveLogdir(io, options.logdir);
       const model = options.model
-        ? await createLanguageModel({
-            io,
-            api: options.api as ModelApi,
-            model: options.model,
-            ...(options.host ? { host: options.host } : {}),
-            ...(options.baseUrl ? { baseURL: options.baseUrl } : {}),
-          })
+        ? await createLanguageModel(
+            resolveModelSettings(
+              {
+                api: options.api as ModelApi,
+                model: options.model,
+                ...(options.host ? { host: options.host } : {}),
+                ...(options.baseUrl ? { baseURL: options.baseUrl } : {}),
+              },
+              io.env,
+            ),
+          )
         : undefined;
       // Loads @ollm/core's host and @ollm/transcripts: only when compacting.
       const { compactTranscript } = await import('../compact/compact-transcript.js');

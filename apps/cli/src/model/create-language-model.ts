@@ -1,34 +1,43 @@
 import type { LanguageModel } from '@ollm/core';
-import type { CliIo } from '../cli-io.js';
+import type { OllamaLanguageModel } from '@ollm/model-ollama';
+import type { OpenAILanguageModel } from '@ollm/model-openai';
+import type { ModelSettings } from './model-settings.js';
 
-/** The wire protocols `--api` chooses between. */
-export const MODEL_APIS = ['ollama', 'openai'] as const;
-export type ModelApi = (typeof MODEL_APIS)[number];
+/** A created client, tagged with its protocol so callers can use its protocol-specific methods. */
+export type ModelClient = { readonly api: 'ollama'; readonly model: OllamaLanguageModel } | { readonly api: 'openai'; readonly model: OpenAILanguageModel };
 
-export interface LanguageModelOptions {
-  readonly io: CliIo;
-  readonly api: ModelApi;
-  readonly model: string;
-  /** `--host`: the Ollama host. */
-  readonly host?: string;
-  /** `--base-url`: the OpenAI-compatible base URL (`--host` is accepted there too). */
-  readonly baseURL?: string;
+/** How a client retries and waits; unset: the client package's defaults. */
+export interface ModelRequestOptions {
+  readonly maxRetries?: number;
+  readonly timeoutMs?: number;
 }
 
 /**
- * The model for model-based providers (summarize, goal-aware). The clients are imported only
- * here, when `--model` is given. Settings come from the injected environment, not
- * `process.env`, so that tests and embedders control them.
+ * The one place model clients are created. The model packages are imported only here, on
+ * demand, so commands that use no model (and `ollm --help`) do not load them.
  */
-export async function createLanguageModel(options: LanguageModelOptions): Promise<LanguageModel> {
-  const { env } = options.io;
-  if (options.api === 'openai') {
+export async function createModelClient(settings: ModelSettings, request: ModelRequestOptions = {}): Promise<ModelClient> {
+  if (settings.api === 'openai') {
     const { createOpenAIModel } = await import('@ollm/model-openai');
-    const baseURL = options.baseURL ?? options.host ?? env['OPENAI_BASE_URL'];
-    const apiKey = env['OPENAI_API_KEY'];
-    return createOpenAIModel({ model: options.model, ...(baseURL ? { baseURL } : {}), ...(apiKey ? { apiKey } : {}) });
+    const model = createOpenAIModel({
+      model: settings.model,
+      ...(settings.baseURL ? { baseURL: settings.baseURL } : {}),
+      ...(settings.apiKey ? { apiKey: settings.apiKey } : {}),
+      ...request,
+    });
+    return { api: 'openai', model };
   }
   const { createOllamaModel } = await import('@ollm/model-ollama');
-  const host = options.host ?? env['OLLM_HOST'];
-  return createOllamaModel({ model: options.model, ...(host ? { host } : {}) });
+  const model = createOllamaModel({
+    model: settings.model,
+    ...(settings.host ? { host: settings.host } : {}),
+    ...(settings.numCtx !== undefined ? { numCtx: settings.numCtx } : {}),
+    ...request,
+  });
+  return { api: 'ollama', model };
+}
+
+/** The model for model-based providers (summarize, goal-aware). */
+export async function createLanguageModel(settings: ModelSettings): Promise<LanguageModel> {
+  return (await createModelClient(settings)).model;
 }

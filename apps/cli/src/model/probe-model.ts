@@ -1,0 +1,32 @@
+import { createModelClient } from './create-language-model.js';
+import type { ModelSettings } from './model-settings.js';
+
+/** What the server said about the model when it answered. */
+export interface ModelProbe {
+  /** The window the model runs with (Ollama only: OpenAI-compatible servers do not report it). */
+  readonly contextLength?: number;
+  /** Ollama's `parameter_size` (`8.0B`). */
+  readonly parameterSize?: string;
+}
+
+/** How long the reachability check may take: a server that is up answers at once. */
+const PROBE_TIMEOUT_MS = 15_000;
+
+/**
+ * Checks that the server answers (Ollama: `/api/show`, which also gives the context length;
+ * OpenAI-compatible: `/models`). No retries: a refused connection is reported at once, not after
+ * backoff, as the client's `ModelUnavailableError` naming the address tried and what to start or set.
+ */
+export async function probeModel(settings: ModelSettings, signal: AbortSignal | undefined): Promise<ModelProbe> {
+  const client = await createModelClient(settings, { maxRetries: 0, timeoutMs: PROBE_TIMEOUT_MS });
+  const call = signal ? { abortSignal: signal } : {};
+  if (client.api === 'openai') {
+    await client.model.listModels(call);
+    return {};
+  }
+  const described = await client.model.describe(call);
+  return {
+    ...(described.contextLength !== undefined ? { contextLength: described.contextLength } : {}),
+    ...(described.parameterSize ? { parameterSize: described.parameterSize } : {}),
+  };
+}
