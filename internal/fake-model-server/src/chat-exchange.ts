@@ -33,7 +33,13 @@ export interface FakeModel {
   readonly family?: string;
   /** e.g. `8.0B`. */
   readonly parameterSize?: string;
+  /** The model's own (trained / maximum) context length. */
   readonly contextLength?: number;
+  /**
+   * The window the server runs it with, when smaller (LM Studio's `loaded_context_length`,
+   * llama.cpp's `/props` `n_ctx`, vLLM's `max_model_len`); default `contextLength`.
+   */
+  readonly loadedContextLength?: number;
   readonly quantization?: string;
 }
 

@@ -109,6 +109,37 @@ describe('OpenAI protocol', () => {
     expect(body.data[0].id).toBe('fake-llama:8b');
   });
 
+  it('reports no context length by default, as OpenAI does; one model at /v1/models/{id}', async () => {
+    const listed = await (await fetch(`${server.url}/v1/models`)).json().then(untyped);
+    expect(Object.keys(listed.data[0]).sort()).toEqual(['created', 'id', 'object', 'owned_by']);
+    const one = await (await fetch(`${server.url}/v1/models/${encodeURIComponent('fake-qwen:32b')}`)).json().then(untyped);
+    expect(one).toMatchObject({ id: 'fake-qwen:32b', object: 'model' });
+    expect((await fetch(`${server.url}/props`)).status).toBe(404);
+  });
+
+  it.each([
+    { shape: 'vllm', fields: { max_model_len: 4096 } },
+    { shape: 'lm-studio', fields: { max_context_length: 32768, loaded_context_length: 4096 } },
+    { shape: 'llama-cpp', fields: { meta: expect.objectContaining({ n_ctx_train: 32768 }) } },
+    { shape: 'openrouter', fields: { context_length: 32768 } },
+  ] as const)('reports the context length in the $shape shape', async ({ shape, fields }) => {
+    const shaped = await startFakeModelServer({
+      openAIContextShape: shape,
+      models: [{ name: 'served', contextLength: 32768, loadedContextLength: 4096 }],
+    });
+    try {
+      const listed = await (await fetch(`${shaped.url}/v1/models`)).json().then(untyped);
+      expect(listed.data[0]).toMatchObject({ id: 'served', ...fields });
+      const one = await (await fetch(`${shaped.url}/v1/models/served`)).json().then(untyped);
+      expect(one).toMatchObject({ id: 'served', ...fields });
+      const props = await fetch(`${shaped.url}/props`);
+      if (shape === 'llama-cpp') expect((await props.json().then(untyped)).default_generation_settings.n_ctx).toBe(4096);
+      else expect(props.status).toBe(404);
+    } finally {
+      await shaped.close();
+    }
+  });
+
   it('honours max_completion_tokens and records headers', async () => {
     const response = await fetch(`${server.url}/v1/chat/completions`, {
       method: 'POST',

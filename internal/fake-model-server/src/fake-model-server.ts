@@ -16,8 +16,11 @@ import {
   renderOllamaMalformed,
   renderOllamaWrongShape,
 } from './protocols/ollama-protocol.js';
+import type { OpenAIContextShape } from './protocols/openai-context-shape.js';
+import { llamaServerProps } from './protocols/openai-context-shape.js';
 import {
   openAIError,
+  openAIModel,
   openAIModels,
   parseOpenAIChat,
   renderOpenAIChat,
@@ -37,6 +40,12 @@ export interface FakeModelServerOptions {
   readonly strictModels?: boolean;
   /** Custom replies; return undefined to fall back to the built-in deterministic reply. */
   readonly reply?: (request: FakeChatRequest) => string | undefined;
+  /**
+   * Where `/v1/models` (and `/v1/models/{id}`) report each model's context length, as vLLM,
+   * LM Studio, llama.cpp server (which also answers `GET /props`) or OpenRouter do. Default:
+   * not reported, as OpenAI's own API.
+   */
+  readonly openAIContextShape?: OpenAIContextShape;
 }
 
 export interface FakeModelServer {
@@ -56,13 +65,22 @@ export interface FakeModelServer {
 
 type Protocol = 'ollama' | 'openai';
 
-const ROUTES: Record<string, { protocol: Protocol; method: string; chat?: boolean }> = {
+interface Route {
+  readonly protocol: Protocol;
+  readonly method: string;
+  readonly chat?: boolean;
+}
+
+const ROUTES: Record<string, Route> = {
   '/api/chat': { protocol: 'ollama', method: 'POST', chat: true },
   '/api/tags': { protocol: 'ollama', method: 'GET' },
   '/api/show': { protocol: 'ollama', method: 'POST' },
   '/v1/chat/completions': { protocol: 'openai', method: 'POST', chat: true },
   '/v1/models': { protocol: 'openai', method: 'GET' },
 };
+const MODEL_ROUTE: Route = { protocol: 'openai', method: 'GET' };
+const MODEL_PATH_PREFIX = '/v1/models/';
+const PROPS_PATH = '/props';
 
 /** Starts a loopback model server speaking the Ollama and OpenAI protocols, with faults on demand. */
 export async function startFakeModelServer(options: FakeModelServerOptions = {}): Promise<FakeModelServer> {
@@ -137,8 +155,11 @@ export async function startFakeModelServer(options: FakeModelServerOptions = {})
     response.setHeader('connection', 'close');
     const path = new URL(request.url ?? '/', url).pathname;
     const text = await readBody(request);
-    const route = ROUTES[path];
-    const protocol: Protocol = path.startsWith('/v1') ? 'openai' : 'ollama';
+    // `/v1/models/{id}` is one model; `/props` exists only on llama.cpp server.
+    const route =
+      ROUTES[path] ??
+      (path.startsWith(MODEL_PATH_PREFIX) || (path === PROPS_PATH && options.openAIContextShape === 'llama-cpp') ? MODEL_ROUTE : undefined);
+    const protocol: Protocol = path.startsWith('/v1') || path === PROPS_PATH ? 'openai' : 'ollama';
     if (!route || route.method !== request.method) {
       sendJson(response, 404, errorBody(protocol, 404, `no route ${request.method} ${path}`));
       return;
@@ -203,7 +224,14 @@ export async function startFakeModelServer(options: FakeModelServerOptions = {})
       return;
     }
     if (path === '/api/tags') return sendJson(response, 200, ollamaTags(models));
-    if (path === '/v1/models') return sendJson(response, 200, openAIModels(models));
+    if (path === '/v1/models') return sendJson(response, 200, openAIModels(models, options.openAIContextShape));
+    if (path === PROPS_PATH) return sendJson(response, 200, llamaServerProps(models[0] ?? { name: 'model' }));
+    if (path.startsWith(MODEL_PATH_PREFIX)) {
+      const id = decodeURIComponent(path.slice(MODEL_PATH_PREFIX.length));
+      const found = findModel(id);
+      if (!found) return sendJson(response, 404, openAIError(404, `The model '${id}' does not exist`));
+      return sendJson(response, 200, openAIModel(found, options.openAIContextShape));
+    }
     const name = String(record['model'] ?? record['name'] ?? '');
     const shown = findModel(name);
     if (!shown) return sendJson(response, 404, ollamaError(`model '${name}' not found`));

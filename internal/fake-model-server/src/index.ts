@@ -3,6 +3,8 @@ export { startFakeModelServer } from './fake-model-server.js';
 export type { Fault, FaultInput, FaultKind } from './fault.js';
 export type { RecordedRequest } from './recorded-request.js';
 export type { FakeModel } from './chat-exchange.js';
+export type { OpenAIContextShape } from './protocols/openai-context-shape.js';
+export { OPENAI_CONTEXT_SHAPES } from './protocols/openai-context-shape.js';
 export { DEFAULT_FAKE_MODELS, splitIntoDeltas } from './chat-exchange.js';
 export type { FakeChatRequest } from './reply/compose-reply.js';
 export { DEFAULT_SUMMARY_TOKENS, composeReply } from './reply/compose-reply.js';

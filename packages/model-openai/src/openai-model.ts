@@ -7,10 +7,11 @@ import type {
   LanguageModelUsage,
   ModelRetrySettings,
 } from '@ollm/core';
-import { ModelUnavailableError, displayURL, runModelCall } from '@ollm/core';
+import { ModelResponseError, ModelUnavailableError, displayURL, runModelCall } from '@ollm/core';
 import type { OpenAIAttemptState } from './openai-error.js';
 import { OPENAI_HINT, toOpenAIModelError, wrongShapeError } from './openai-error.js';
 import { toOpenAIMessages } from './to-openai-messages.js';
+import { isLlamaServerEntry, llamaServerContextLength, modelEntryContextLength } from './model-entry-context-length.js';
 
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
 export const DEFAULT_OPENAI_TIMEOUT_MS = 300_000;
@@ -36,12 +37,17 @@ export interface OpenAIModelSettings extends ModelRetrySettings {
 export interface OpenAILanguageModel extends LanguageModel {
   readonly provider: 'openai';
   readonly baseURL: string;
+  /** The context length the server reports for the model (vLLM, LM Studio, llama.cpp, OpenRouter); none from OpenAI. */
+  describe(options?: { abortSignal?: AbortSignal }): Promise<{ contextLength?: number }>;
   listModels(options?: { abortSignal?: AbortSignal }): Promise<string[]>;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
+
+/** Statuses of a server without `GET /models/{id}` (or refusing the id in a path): ask the list instead. */
+const NO_MODEL_ROUTE_STATUSES = new Set([400, 404, 405, 422, 501]);
 
 function usageFrom(value: unknown): LanguageModelUsage {
   if (!isRecord(value)) return {};
@@ -154,18 +160,72 @@ export function createOpenAIModel(settings: OpenAIModelSettings): OpenAILanguage
     });
   }
 
+  function listEntries(abortSignal: AbortSignal | undefined): Promise<Record<string, unknown>[]> {
+    return run(abortSignal, async (signal, state) => {
+      const page: unknown = await client.models.list({ signal });
+      const data = isRecord(page) ? page['data'] : undefined;
+      if (!Array.isArray(data)) throw wrongShapeError(state, '/models', page);
+      return data.filter(isRecord);
+    });
+  }
+
+  /** `GET /models/{model}`; undefined when the server has no such route (vLLM, llama.cpp, OpenRouter). */
+  async function retrieveEntry(abortSignal: AbortSignal | undefined): Promise<Record<string, unknown> | undefined> {
+    try {
+      return await run(abortSignal, async (signal, state) => {
+        const entry: unknown = await client.models.retrieve(settings.model, { signal });
+        if (!isRecord(entry)) throw wrongShapeError(state, `/models/${settings.model}`, entry);
+        return entry;
+      });
+    } catch (error) {
+      // An unreachable server, a bad key or the caller's abort would fail the list as well.
+      const noRoute = ModelResponseError.isInstance(error) && (error.status === undefined || NO_MODEL_ROUTE_STATUSES.has(error.status));
+      if (!noRoute) throw error;
+      return undefined;
+    }
+  }
+
+  // Kept once known: what a server says about a model does not change while it is loaded.
+  let described: { contextLength?: number } | undefined;
+
+  async function describe({ abortSignal }: { abortSignal?: AbortSignal } = {}): Promise<{ contextLength?: number }> {
+    if (described) return described;
+    let entry = await retrieveEntry(abortSignal);
+    if (modelEntryContextLength(entry) === undefined) {
+      const entries = await listEntries(abortSignal);
+      // llama.cpp server answers for its one model whatever name a request carries.
+      const single = entries.length === 1 && isLlamaServerEntry(entries[0]) ? entries[0] : undefined;
+      entry = entries.find((candidate) => candidate['id'] === settings.model) ?? single ?? entry;
+    }
+    let contextLength = modelEntryContextLength(entry);
+    if (isLlamaServerEntry(entry)) {
+      // n_ctx_train is what the model was trained for; /props has the window the server runs (-c).
+      contextLength = (await llamaServerWindow(abortSignal)) ?? contextLength;
+    }
+    described = contextLength !== undefined ? { contextLength } : {};
+    return described;
+  }
+
+  /** llama.cpp server's `/props` (beside `/v1`, not under it); undefined when it cannot be read. */
+  async function llamaServerWindow(abortSignal: AbortSignal | undefined): Promise<number | undefined> {
+    const propsURL = new URL('../props', rawBaseURL.endsWith('/') ? rawBaseURL : `${rawBaseURL}/`).href;
+    try {
+      return await run(abortSignal, async (signal) => llamaServerContextLength(await client.get<unknown>(propsURL, { signal })));
+    } catch (error) {
+      abortSignal?.throwIfAborted();
+      // The list already answered; a missing /props only loses the better number.
+      if (ModelResponseError.isInstance(error) || ModelUnavailableError.isInstance(error)) return undefined;
+      throw error;
+    }
+  }
+
   return {
     specificationVersion: 'v1',
     provider: 'openai',
     modelId: settings.model,
     baseURL,
     complete,
-    listModels: ({ abortSignal } = {}) =>
-      run(abortSignal, async (signal, state) => {
-        const page: unknown = await client.models.list({ signal });
-        const data = isRecord(page) ? page['data'] : undefined;
-        if (!Array.isArray(data)) throw wrongShapeError(state, '/models', page);
-        return data.filter(isRecord).map((entry) => String(entry['id']));
-      }),
+    describe,
+    listModels: async ({ abortSignal } = {}) => (await listEntries(abortSignal)).map((entry) => String(entry['id'])),
   };
 }

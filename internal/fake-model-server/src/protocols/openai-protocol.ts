@@ -1,5 +1,7 @@
 import type { ChatExchange, ChatOutcome, FakeModel, RenderedBody } from '../chat-exchange.js';
 import { splitIntoDeltas } from '../chat-exchange.js';
+import type { OpenAIContextShape } from './openai-context-shape.js';
+import { openAIContextFields } from './openai-context-shape.js';
 
 // OpenAI's chat.completions wire format, as the official `openai` client reads it.
 const SSE = 'text/event-stream; charset=utf-8';
@@ -106,9 +108,11 @@ export function openAIError(status: number, message: string): unknown {
   return { error: { message, type, param: null, code: null } };
 }
 
-export function openAIModels(models: readonly FakeModel[]): unknown {
-  return {
-    object: 'list',
-    data: models.map((model) => ({ id: model.name, object: 'model', created: CREATED, owned_by: 'fake' })),
-  };
+/** One `/v1/models` entry (also the body of `GET /v1/models/{id}`). */
+export function openAIModel(model: FakeModel, shape: OpenAIContextShape | undefined): unknown {
+  return { id: model.name, object: 'model', created: CREATED, owned_by: 'fake', ...openAIContextFields(model, shape) };
+}
+
+export function openAIModels(models: readonly FakeModel[], shape: OpenAIContextShape | undefined): unknown {
+  return { object: 'list', data: models.map((model) => openAIModel(model, shape)) };
 }
