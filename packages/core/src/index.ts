@@ -141,6 +141,6 @@ export { TokenCalibration } from './runtime/token-calibration.js';
 export type { ContextBudget } from './runtime/context-budget.js';
 export { computeBudget } from './runtime/context-budget.js';
 export type { ContextManagerOptions } from './runtime/context-manager-options.js';
-export type { CompressionOutcome } from './runtime/context-manager.js';
+export type { CompressOptions, CompressionOutcome } from './runtime/context-manager.js';
 export { ContextManager } from './runtime/context-manager.js';
 export { createWindowGuardProvider } from './runtime/window-guard-provider.js';

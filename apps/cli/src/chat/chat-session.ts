@@ -112,11 +112,15 @@ export class ChatSession {
   /** Automatic compression after a turn, when the budget says so. */
   async compressIfNeeded(reader: LineReader): Promise<void> {
     if (!this.options.automaticCompression || !this.manager.shouldCompress()) return;
-    // The runtime takes no abort signal: Ctrl-C meanwhile says so instead of quitting.
-    reader.setInterruptHandler(() => this.print(this.options.colors.dim('(compression is running; it finishes in a moment)')));
+    // Ctrl-C cancels the stages still running (a model call in flight); the window is still kept.
+    const controller = new AbortController();
+    reader.setInterruptHandler(() => {
+      controller.abort();
+      this.print(this.options.colors.dim('(compression cancelled; the context stays inside the window)'));
+    });
     const spinner = startSpinner(this.options.io, 'compressing the context');
     try {
-      await this.manager.maybeCompress();
+      await this.manager.maybeCompress({ abortSignal: controller.signal });
     } catch (error) {
       await this.printError(error);
     } finally {

@@ -347,4 +347,27 @@ describe('ContextManager', () => {
     expect(counts['compression-skipped']).toBe(1);
     expect(manager.activeMessages).toEqual(before);
   });
+
+  it('cancels an automatic compression in flight without counting it as a model failure', async () => {
+    const registry = new ProviderRegistry();
+    const waitsForCancel: ContextProvider = {
+      specificationVersion: 'v1',
+      name: 'slow-model',
+      description: 'waits until cancelled',
+      shouldCompress: () => true,
+      compress: (_messages, _config, context) =>
+        new Promise((_resolve, reject) => context.abortSignal?.addEventListener('abort', () => reject(new Error('aborted')), { once: true })),
+    };
+    registry.register(waitsForCancel);
+    const manager = new ContextManager({ contextSize: 3_000, registry, autoPipeline: 'slow-model', modelProviders: ['slow-model'], model: unusedModel });
+    const counts = record(manager);
+    while (!manager.shouldCompress()) addTurn(manager);
+    const controller = new AbortController();
+    const running = manager.maybeCompress({ abortSignal: controller.signal });
+    controller.abort();
+    await running;
+    expect(counts['compression-error']).toBeUndefined();
+    expect(counts['compression-skipped']).toBe(1);
+    expect(manager.tokens.countMessages(manager.messagesForModel())).toBeLessThanOrEqual(3_000);
+  });
 });

@@ -32,7 +32,12 @@ export interface CompressionOutcome {
   readonly result: CompactionResult;
 }
 
-type StageAttempt = { kind: 'applied'; stage: AppliedStage } | { kind: 'no-saving'; modelCalls: number } | { kind: 'error' };
+type StageAttempt = { kind: 'applied'; stage: AppliedStage } | { kind: 'no-saving'; modelCalls: number } | { kind: 'error' } | { kind: 'aborted' };
+
+/** Cancels a compression in flight: stages not yet run are skipped; the window is still kept. */
+export interface CompressOptions {
+  readonly abortSignal?: AbortSignal;
+}
 
 /** The context as a compression found it: for its events and its automatic snapshot. */
 interface RunStart extends CompressionBaseline {
@@ -165,20 +170,20 @@ export class ContextManager {
   }
 
   /** Compresses when the budget says so (after adding a message); returns what ran, if anything. */
-  async maybeCompress(): Promise<CompressionOutcome | undefined> {
+  async maybeCompress(options: CompressOptions = {}): Promise<CompressionOutcome | undefined> {
     // One compression at a time: while one runs, the next turn's call checks again.
     if (this.inFlight || !this.shouldCompress()) return undefined;
-    return this.exclusive(() => this.autoCompress());
+    return this.exclusive(() => this.autoCompress(options.abortSignal));
   }
 
   /**
    * Compresses now with a named provider or pipeline (`trim`, `mask,code-aware,trim`). Errors are
    * typed; on any error the context is unchanged.
    */
-  async compress(providerName: string): Promise<CompressionOutcome> {
+  async compress(providerName: string, options: CompressOptions = {}): Promise<CompressionOutcome> {
     const provider = this.registry.get(providerName);
     while (this.inFlight) await this.inFlight.catch(() => undefined);
-    return this.exclusive(() => this.compressWith(provider));
+    return this.exclusive(() => this.compressWith(provider, options.abortSignal));
   }
 
   private async exclusive<T>(work: () => Promise<T>): Promise<T> {
@@ -191,9 +196,9 @@ export class ContextManager {
     }
   }
 
-  private async compressWith(provider: ContextProvider): Promise<CompressionOutcome> {
+  private async compressWith(provider: ContextProvider, abortSignal: AbortSignal | undefined): Promise<CompressionOutcome> {
     const start = this.runStart();
-    const { result, inputLength } = await this.run(provider);
+    const { result, inputLength } = await this.run(provider, this.targetLimit(), abortSignal);
     if (result.stats.tokensAfter >= result.stats.tokensBefore && this.budget().totalTokens <= this.budget().contextSize) {
       // Nothing saved: not a compression (it must not cost reliability, a snapshot or a history entry).
       this.events.emit('compression-skipped', { provider: provider.name, reason: 'nothing to remove: the result was not smaller than its input' });
@@ -209,7 +214,7 @@ export class ContextManager {
     return this.commit('manual', guarded ? [stage, guarded] : [stage], start);
   }
 
-  private async autoCompress(): Promise<CompressionOutcome | undefined> {
+  private async autoCompress(abortSignal: AbortSignal | undefined): Promise<CompressionOutcome | undefined> {
     const modelProviders = new Set(this.options.modelProviders ?? DEFAULT_MODEL_PROVIDERS);
     const names = (this.options.autoPipeline ?? DEFAULT_PIPELINE).split(',').map((name) => name.trim()).filter((name) => this.registry.has(name));
     const ruleStages = names.filter((name) => !modelProviders.has(name)).map((name) => this.registry.get(name));
@@ -217,18 +222,20 @@ export class ContextManager {
     const start = this.runStart();
     const applied: AppliedStage[] = [];
     for (const stage of ruleStages) {
-      if (!this.overTarget()) break;
-      const attempt = await this.tryStage(stage, false);
+      if (!this.overTarget() || abortSignal?.aborted) break;
+      const attempt = await this.tryStage(stage, false, abortSignal);
       if (attempt.kind === 'applied') applied.push(attempt.stage);
     }
     for (const stage of modelStages) {
-      if (!this.overTarget()) break;
+      if (!this.overTarget() || abortSignal?.aborted) break;
       if (!this.options.model) break;
       if (this.breaker.isOpen) {
         this.events.emit('compression-skipped', { provider: stage.name, reason: `circuit open after ${this.breaker.consecutiveFailures} consecutive failures; rule-based stages only` });
         break;
       }
-      const attempt = await this.tryStage(stage, true);
+      const attempt = await this.tryStage(stage, true, abortSignal);
+      // A cancelled call says nothing about the model: it is no failure for the circuit breaker.
+      if (attempt.kind === 'aborted') break;
       if (attempt.kind === 'applied') {
         this.breaker.recordSuccess();
         applied.push(attempt.stage);
@@ -251,9 +258,9 @@ export class ContextManager {
   }
 
   /** Runs one stage; a failure is reported as an event and leaves the context as it was. */
-  private async tryStage(provider: ContextProvider, modelStage: boolean): Promise<StageAttempt> {
+  private async tryStage(provider: ContextProvider, modelStage: boolean, abortSignal: AbortSignal | undefined): Promise<StageAttempt> {
     try {
-      const { result, inputLength } = await this.run(provider);
+      const { result, inputLength } = await this.run(provider, this.targetLimit(), abortSignal);
       if (result.stats.tokensAfter >= result.stats.tokensBefore) {
         const why = result.limitations.length > 0 ? ` (${result.limitations.join('; ')})` : '';
         this.events.emit('compression-skipped', { provider: provider.name, reason: `the result was not smaller than its input${why}` });
@@ -263,6 +270,10 @@ export class ContextManager {
       this.applyStage(stage, inputLength);
       return { kind: 'applied', stage };
     } catch (error) {
+      if (abortSignal?.aborted) {
+        this.events.emit('compression-skipped', { provider: provider.name, reason: 'cancelled' });
+        return { kind: 'aborted' };
+      }
       this.events.emit('compression-error', {
         provider: provider.name,
         error: error instanceof Error ? error : new Error(String(error)),
@@ -296,7 +307,7 @@ export class ContextManager {
   }
 
   /** Runs a provider on a copy of the active context, so messages added meanwhile cannot change its input. */
-  private async run(provider: ContextProvider, limit = this.targetLimit()): Promise<{ result: CompactionResult; inputLength: number }> {
+  private async run(provider: ContextProvider, limit = this.targetLimit(), abortSignal?: AbortSignal): Promise<{ result: CompactionResult; inputLength: number }> {
     const input = [...this.messages];
     const config: Partial<CompressionConfig> = {
       limit,
@@ -311,6 +322,7 @@ export class ContextManager {
       logger: this.options.logger ?? silentLogger,
       goal: this.goals.state,
       state: this.providerState,
+      ...(abortSignal ? { abortSignal } : {}),
     };
     return { result: await compactWith(provider, input, { config, context }), inputLength: input.length };
   }
