@@ -60,9 +60,7 @@ Examples:
     .option('--json', 'print the whole snapshot as JSON')
     .action(async (id: string, options: SnapshotOptions) => {
       const { io } = context;
-      const core = await import('@ollm/core');
-      const home = ollmHome(io);
-      const sessionId = options.session ?? (await sessionOfSnapshot(home, id));
+      const { core, home, sessionId } = await locateSnapshot(io, id, options);
       const found = new core.SnapshotStore({ home }).read(sessionId, id);
       if (options.json) {
         io.stdout.write(`${JSON.stringify(found, null, 2)}\n`);
@@ -82,9 +80,7 @@ Examples:
     .option('--session <id>', 'session (default: the one holding the snapshot)')
     .action(async (id: string, options: SnapshotOptions) => {
       const { io } = context;
-      const core = await import('@ollm/core');
-      const home = ollmHome(io);
-      const sessionId = options.session ?? (await sessionOfSnapshot(home, id));
+      const { core, home, sessionId } = await locateSnapshot(io, id, options);
       const found = new core.SnapshotStore({ home }).read(sessionId, id);
       const secrets = io.env['OPENAI_API_KEY'] ? [io.env['OPENAI_API_KEY']] : [];
       await writeActiveContext(await activeContextPath(home, sessionId), { version: 1, sessionId, savedAt: new Date().toISOString(), restoredFrom: found.id, context: found.context }, secrets);
@@ -98,12 +94,17 @@ Examples:
     .option('--session <id>', 'session (default: the one holding the snapshot)')
     .action(async (id: string, options: SnapshotOptions) => {
       const { io } = context;
-      const core = await import('@ollm/core');
-      const home = ollmHome(io);
-      const sessionId = options.session ?? (await sessionOfSnapshot(home, id));
+      const { core, home, sessionId } = await locateSnapshot(io, id, options);
       new core.SnapshotStore({ home }).delete(sessionId, id);
       io.stdout.write(`deleted snapshot ${id} of session ${sessionId}\n`);
     });
+}
+
+/** Core (loaded lazily), `$OLLM_HOME`, and the session holding snapshot `id` (from `--session` or a search). */
+async function locateSnapshot(io: CommandContext['io'], id: string, options: SnapshotOptions) {
+  const core = await import('@ollm/core');
+  const home = ollmHome(io);
+  return { core, home, sessionId: options.session ?? (await sessionOfSnapshot(home, id)) };
 }
 
 /** The session whose snapshot folder holds `snapshotId` (ids are unique: time, sequence, random). */
