@@ -5,6 +5,8 @@ import { SessionHistory, SnapshotStore, type Message } from '@ollm/core';
 import { runOllm, temporaryFolder } from './run-ollm.js';
 
 const sessionId = '20261130-061702-3f2a';
+// The session's own clock: the list shows its start day, whatever day the test runs on.
+const sessionClock = () => new Date('2026-11-30T06:17:02.000Z');
 const messages: Message[] = [
   { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'read the config' }], timestamp: '2026-11-30T06:17:03.000Z' },
   { id: 'a1', role: 'assistant', parts: [{ type: 'tool-call', callId: 'c1', name: 'read_file', input: { path: 'ollm.config.json' } }], timestamp: '2026-11-30T06:17:04.000Z' },
@@ -21,11 +23,11 @@ describe('ollm sessions and ollm snapshot', () => {
     folder = temporaryFolder();
     home = join(folder.path, 'home');
     env = { OLLM_HOME: home };
-    const history = new SessionHistory({ home, sessionId, model: 'fake-llama:8b', provider: 'goal-aware' });
+    const history = new SessionHistory({ home, sessionId, model: 'fake-llama:8b', provider: 'goal-aware', clock: sessionClock });
     for (const message of messages) history.append(message, 10);
     history.recordCompression({ provider: 'trim', tokensBefore: 40, tokensAfter: 30 });
     history.close();
-    const snapshot = new SnapshotStore({ home }).create({
+    const snapshot = new SnapshotStore({ home, clock: sessionClock }).create({
       sessionId,
       automatic: false,
       context: { systemPrompt: 'be brief', messages: messages.slice(0, 1), compressionCount: 1 },

@@ -31,6 +31,8 @@ export interface SessionHistoryOptions {
   readonly provider?: string;
   /** Values (API keys) replaced by `[redacted]` in anything written. */
   readonly secrets?: readonly string[];
+  /** The time entries are stamped with; tests inject one. Default the system clock. */
+  readonly clock?: () => Date;
 }
 
 /**
@@ -44,6 +46,7 @@ export class SessionHistory {
   readonly path: string;
   private readonly lockPath: string;
   private readonly secrets: readonly string[];
+  private readonly clock: () => Date;
   private descriptor: number | undefined;
 
   constructor(options: SessionHistoryOptions) {
@@ -53,21 +56,26 @@ export class SessionHistory {
     this.path = resolveInside(folder, HISTORY_FILE);
     this.lockPath = `${this.path}.lock`;
     this.secrets = (options.secrets ?? []).filter((secret) => secret.length >= 8);
+    this.clock = options.clock ?? (() => new Date());
     this.descriptor = openSync(this.path, 'a+');
     // The header is written once, by whichever writer finds the file empty under the lock.
-    this.write({ type: 'session', sessionId: this.sessionId, startTime: new Date().toISOString(), model: options.model, provider: options.provider }, { onlyIfEmpty: true });
+    this.write({ type: 'session', sessionId: this.sessionId, startTime: this.clock().toISOString(), model: options.model, provider: options.provider }, { onlyIfEmpty: true });
   }
 
   append(message: Message, tokens?: number): void {
-    this.write({ type: 'message', message, tokens, at: new Date().toISOString() });
+    this.write({ type: 'message', message, tokens, at: this.now() });
   }
 
   recordCompression(entry: { provider: string; tokensBefore: number; tokensAfter: number }): void {
-    this.write({ type: 'compression', ...entry, at: new Date().toISOString() });
+    this.write({ type: 'compression', ...entry, at: this.now() });
   }
 
   recordMetadata(entry: { model?: string; provider?: string }): void {
-    this.write({ type: 'metadata', ...entry, at: new Date().toISOString() });
+    this.write({ type: 'metadata', ...entry, at: this.now() });
+  }
+
+  private now(): string {
+    return this.clock().toISOString();
   }
 
   read(): SessionRecord {

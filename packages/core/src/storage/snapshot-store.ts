@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import type { Message } from '../messages/message.js';
+import type { FoldedUserQuote } from '../runtime/folded-user-quotes.js';
 import type { GoalState } from '../spec/provider-context.js';
 import { InvalidArgumentError } from '../errors/invalid-argument-error.js';
 import { resolveInside, validateStorageId } from './storage-id.js';
@@ -15,6 +16,8 @@ export interface ContextState {
   readonly compressionCount: number;
   /** Provider-private state (e.g. goal-aware checkpoints), as plain JSON. */
   readonly providerState?: Readonly<Record<string, unknown>>;
+  /** User messages the window guard folded out, kept as quotes in the system message. */
+  readonly foldedQuotes?: readonly FoldedUserQuote[];
 }
 
 export interface ContextSnapshot {
@@ -50,16 +53,18 @@ export class SnapshotStore {
   private readonly home: string;
   private readonly retain: number;
   private readonly secrets: readonly string[];
+  private readonly clock: () => Date;
 
-  constructor({ home, retain = 20, secrets = [] }: { home: string; retain?: number; secrets?: readonly string[] }) {
+  constructor({ home, retain = 20, secrets = [], clock = () => new Date() }: { home: string; retain?: number; secrets?: readonly string[]; clock?: () => Date }) {
     this.home = home;
     this.retain = retain;
     this.secrets = secrets.filter((secret) => secret.length >= 8);
+    this.clock = clock;
   }
 
   create(snapshot: Omit<ContextSnapshot, 'id' | 'timestamp'>): ContextSnapshot {
     validateStorageId('session', snapshot.sessionId);
-    const timestamp = new Date().toISOString();
+    const timestamp = this.clock().toISOString();
     const id = nextSnapshotId(timestamp);
     const full: ContextSnapshot = { ...snapshot, id, timestamp };
     writeFileAtomic(this.file(snapshot.sessionId, id), redactSecrets(JSON.stringify(full), this.secrets));
