@@ -46,6 +46,11 @@ export interface FakeModelServerOptions {
    * not reported, as OpenAI's own API.
    */
   readonly openAIContextShape?: OpenAIContextShape;
+  /**
+   * Scales the prompt size the server reports (`prompt_eval_count`, `usage.prompt_tokens`), as
+   * servers that under-report a cached or cut prompt do; default 1. Recorded counts stay exact.
+   */
+  readonly reportedPromptTokenScale?: number;
 }
 
 export interface FakeModelServer {
@@ -215,7 +220,8 @@ export async function startFakeModelServer(options: FakeModelServerOptions = {})
         messages,
         ...(exchange.maxTokens !== undefined ? { maxTokens: exchange.maxTokens } : {}),
       };
-      const outcome = decideOutcome({ request: chatRequest, promptTokens, fault, counter, reply: options.reply });
+      const reportedPromptTokens = Math.round(promptTokens * (options.reportedPromptTokenScale ?? 1));
+      const outcome = decideOutcome({ request: chatRequest, promptTokens: reportedPromptTokens, fault, counter, reply: options.reply });
       const rendered =
         protocol === 'ollama'
           ? renderOllamaChat(exchange, outcome)

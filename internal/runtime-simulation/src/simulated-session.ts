@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ContextManager, SessionHistory, SnapshotStore, isCheckpointMessage, type LanguageModel, type Message } from '@ollm/core';
+import { ContextManager, SessionHistory, SnapshotStore, isCheckpointMessage, type LanguageModel } from '@ollm/core';
 import type { FakeModelServer, RecordedRequest } from '@ollm/fake-model-server';
 import { createOllamaModel } from '@ollm/model-ollama';
 import { EventLog } from './event-log.js';
@@ -67,13 +67,11 @@ export function checkpointTokens(manager: ContextManager): number {
 }
 
 /**
- * "Sends" the context as a chat application would, and feeds the prompt size the server reports
- * (`prompt_eval_count`) back to the runtime's calibration. Returns that reported size.
+ * Sends the context as a chat application does, through the runtime's `complete()` (the window
+ * rule, the reply reserve as the reply limit, calibration from the reported prompt size).
+ * Returns the prompt size the server reported (`prompt_eval_count`).
  */
 export async function sendToModel(session: SimulatedSession): Promise<number> {
-  const sent: Message[] = session.manager.messagesForModel();
-  const result = await session.model.complete({ messages: sent, maxOutputTokens: 32 });
-  const reported = result.usage.inputTokens ?? 0;
-  session.manager.recordReportedPromptTokens(reported, sent);
-  return reported;
+  const result = await session.manager.complete({ model: session.model });
+  return result.usage.inputTokens ?? 0;
 }

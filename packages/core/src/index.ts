@@ -125,6 +125,9 @@ export type { ExportedSession } from './storage/export-session.js';
 export { exportSession } from './storage/export-session.js';
 export type { ContextSnapshot, ContextState, SnapshotSummary } from './storage/snapshot-store.js';
 export { SnapshotStore } from './storage/snapshot-store.js';
+export { SessionInUseError } from './errors/session-in-use-error.js';
+export type { SessionLock, SessionLockOptions, SessionLockOwner } from './storage/session-lock.js';
+export { SESSION_LOCK_FILE, acquireSessionLock } from './storage/session-lock.js';
 
 // Config
 export { InvalidConfigError } from './errors/invalid-config-error.js';
@@ -137,10 +140,16 @@ export { loadConfig } from './config/load-config.js';
 export type { Checkpoint } from './runtime/checkpoint-metadata.js';
 export { checkpointOf, isCheckpointMessage } from './runtime/checkpoint-metadata.js';
 export { CircuitBreaker } from './runtime/circuit-breaker.js';
-export { TokenCalibration } from './runtime/token-calibration.js';
+export type { CalibrationReading } from './runtime/token-calibration.js';
+export { CALIBRATION_CEILING, CALIBRATION_FLOOR, CALIBRATION_OUTLIER_RATIO, TokenCalibration } from './runtime/token-calibration.js';
+export { DEFAULT_REPLY_RESERVE_SHARE, resolveReplyReserve } from './runtime/reply-reserve.js';
+export type { TruncatedToolResult } from './runtime/oversized-tool-results.js';
+export { OVERSIZED_TOOL_RESULT_FACTOR, truncateOversizedToolResults } from './runtime/oversized-tool-results.js';
+export type { FoldedUserQuote } from './runtime/folded-user-quotes.js';
+export { ContextOverflowError } from './errors/context-overflow-error.js';
 export type { ContextBudget } from './runtime/context-budget.js';
 export { computeBudget } from './runtime/context-budget.js';
 export type { ContextManagerOptions } from './runtime/context-manager-options.js';
-export type { CompressOptions, CompressionOutcome } from './runtime/context-manager.js';
+export type { CompleteOptions, CompressOptions, CompressionOutcome, ContextCompletion, PreparedRequest } from './runtime/context-manager.js';
 export { ContextManager } from './runtime/context-manager.js';
 export { createWindowGuardProvider } from './runtime/window-guard-provider.js';

@@ -1,5 +1,5 @@
 import { cutAtSentence, type Checkpoint, type Message, type TokenCounter } from '@ollm/core';
-import { checkpointMessage, findCheckpoints, quotesOf, type FoldedQuote } from './checkpoint-message.js';
+import { checkpointMessage, findCheckpoints, keptQuotes, quotesOf, type FoldedQuote } from './checkpoint-message.js';
 import { mergeFacts } from './extract-facts.js';
 import type { Summariser } from './summariser.js';
 
@@ -54,7 +54,7 @@ async function ageOne(
   const bodyTokens = (found: Found) => input.tokens.countText(found.checkpoint.summary);
   if (group.length === 1 && anchor.checkpoint.level === level && bodyTokens(anchor) <= target) return;
   // Quotes beyond the last few are only in logdir; metadata must not grow without bound either.
-  const quotes: FoldedQuote[] = group.flatMap((found) => quotesOf(found.message)).slice(-MAX_KEPT_QUOTES);
+  const quotes: FoldedQuote[] = keptQuotes(group.flatMap((found) => quotesOf(found.message)), MAX_KEPT_QUOTES);
   const quoteBudget = quotes.length > 0 ? Math.floor(target / 4) : 0;
   const summaryTarget = Math.max(24, target - quoteBudget);
   const summaries = group.map((found) => found.checkpoint.summary);

@@ -12,21 +12,31 @@ export const QUOTES_KEY = 'foldedUserQuotes';
 /** Tokens a checkpoint message may carry beyond its level's target: header line and message overhead. */
 export const CHECKPOINT_HEADER_ALLOWANCE = 40;
 
-/** The quotes of folded user messages, newest kept first when they do not all fit `budget`. */
+/**
+ * The quotes of folded user messages within `budget`: the oldest (the task, usually) always, then
+ * the newest that fit; the ones between are counted, so the first user turns never vanish.
+ */
 export function renderQuotes(quotes: readonly FoldedQuote[], budget: number, tokens: TokenCounter): string {
   if (quotes.length === 0 || budget <= 0) return '';
   const title = 'Earlier user messages, folded here (full text saved under logdir):';
-  let used = tokens.countText(title) + 24;
-  const kept: string[] = [];
-  for (const quote of [...quotes].reverse()) {
-    const line = `> [user message ${quote.position + 1}] ${quote.text.replace(/\s+/g, ' ')}`;
-    const cost = tokens.countText(line) + 1;
+  const line = (quote: FoldedQuote) => `> [user message ${quote.position + 1}] ${quote.text.replace(/\s+/g, ' ')}`;
+  const [oldest, ...rest] = [...quotes].sort((a, b) => a.position - b.position);
+  let used = tokens.countText(title) + tokens.countText(line(oldest!)) + 24;
+  const newest: string[] = [];
+  for (const quote of [...rest].reverse()) {
+    const cost = tokens.countText(line(quote)) + 1;
     if (used + cost > budget) break;
-    kept.unshift(line);
+    newest.unshift(line(quote));
     used += cost;
   }
-  const dropped = quotes.length - kept.length;
-  return [title, ...(dropped > 0 ? [`(${dropped} older folded user message(s) only in logdir)`] : []), ...kept].join('\n');
+  const between = rest.length - newest.length;
+  return [title, line(oldest!), ...(between > 0 ? [`(${between} more folded user message(s) only in logdir)`] : []), ...newest].join('\n');
+}
+
+/** The quotes an aged or merged checkpoint keeps: the oldest one and the newest up to `maximum`. */
+export function keptQuotes(quotes: readonly FoldedQuote[], maximum: number): FoldedQuote[] {
+  const sorted = [...quotes].sort((a, b) => a.position - b.position);
+  return sorted.length <= maximum ? sorted : [sorted[0]!, ...sorted.slice(-(maximum - 1))];
 }
 
 /** A quote of a user message, cut to `maxTokens`. */

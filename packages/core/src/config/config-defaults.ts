@@ -23,6 +23,8 @@ export interface OllmConfig {
     reasoningStripAgeThreshold: number;
     circuitBreakerFailures: number;
     userShare: number;
+    /** Tokens kept back for the model's reply; unset: the runtime keeps 15% of the window. */
+    replyReserve?: number;
   };
   snapshots: { enabled: boolean; autoCreate: boolean; autoThreshold: number; retain: number };
 }
@@ -45,6 +47,7 @@ export const DEFAULT_OLLM_CONFIG: Omit<OllmConfig, 'home'> = {
     reasoningStripAgeThreshold: 5,
     circuitBreakerFailures: 3,
     userShare: 0.5,
+    // replyReserve is left unset: its default depends on the window, known only once connected.
   },
   snapshots: { enabled: true, autoCreate: true, autoThreshold: 0.8, retain: 20 },
 };

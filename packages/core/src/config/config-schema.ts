@@ -21,6 +21,7 @@ export const ollmConfigSchema = z
         reasoningStripAgeThreshold: z.number().int().min(0),
         circuitBreakerFailures: z.number().int().min(1),
         userShare: z.number().gt(0).max(1),
+        replyReserve: z.number().int().min(16),
       })
       .partial()
       .strict(),

@@ -70,6 +70,43 @@ describe('loadConfig', () => {
     expect((error as Error).message).toContain('.ollmrc.json: compression.threshold:');
   });
 
+  it('leaves compression.replyReserve unset by default, so the runtime derives it from the window', async () => {
+    const project = newFolder();
+    const { config, sources } = await loadConfig({ cwd: project, env: { OLLM_HOME: join(project, 'home') } });
+    expect(config.compression.replyReserve).toBeUndefined();
+    expect('replyReserve' in config.compression).toBe(false);
+    expect(sources['compression.replyReserve']).toBeUndefined();
+  });
+
+  it('accepts compression.replyReserve from a file, and a flag overrides it', async () => {
+    const project = newFolder();
+    writeFileSync(join(project, '.ollmrc.json'), JSON.stringify({ compression: { replyReserve: 2048, threshold: 0.7 } }));
+    const env = { OLLM_HOME: join(project, 'home') };
+    const fromFile = await loadConfig({ cwd: project, env });
+    expect(fromFile.config.compression.replyReserve).toBe(2048);
+    expect(fromFile.sources['compression.replyReserve']).toBe(join(project, '.ollmrc.json'));
+    const fromFlag = await loadConfig({ cwd: project, env, overrides: { compression: { replyReserve: 16 } } });
+    expect(fromFlag.config.compression.replyReserve).toBe(16);
+    expect(fromFlag.sources['compression.replyReserve']).toBe('flag');
+    // The rest of the file's compression section is kept beside the flag.
+    expect(fromFlag.config.compression.threshold).toBe(0.7);
+  });
+
+  it.each([
+    ['zero', 0],
+    ['below 16', 15],
+    ['not an integer', 512.5],
+    ['a string', '512'],
+  ])('rejects compression.replyReserve when %s, naming the file and the key', async (_name, value) => {
+    const project = newFolder();
+    writeFileSync(join(project, '.ollmrc.json'), JSON.stringify({ compression: { replyReserve: value } }));
+    const error = await loadConfig({ cwd: project, env: { OLLM_HOME: join(project, 'home') } }).catch((caught: unknown) => caught);
+    expect(InvalidConfigError.isInstance(error)).toBe(true);
+    expect((error as InvalidConfigError).file).toBe(join(project, '.ollmrc.json'));
+    expect((error as InvalidConfigError).key).toBe('compression.replyReserve');
+    expect((error as Error).message).toContain('.ollmrc.json: compression.replyReserve:');
+  });
+
   it('names an unknown key and a bad environment value', async () => {
     const project = newFolder();
     writeFileSync(join(project, '.ollmrc.json'), JSON.stringify({ compresion: {} }));

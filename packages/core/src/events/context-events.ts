@@ -1,3 +1,4 @@
+import type { TruncatedToolResult } from '../runtime/oversized-tool-results.js';
 import type { CompactionStats, RemovedContent } from '../spec/compaction-result.js';
 
 /** Every event the context runtime emits, with its payload (SPEC section 5). */
@@ -25,6 +26,8 @@ export interface ContextEvents {
   'snapshot-error': { readonly operation: string; readonly error: Error };
   'auto-snapshot-created': { readonly snapshotId: string };
   'goal-updated': { readonly description: string | undefined };
+  /** Tool results far over `maxToolResultTokens`, cut before a request carried them (not a compression). */
+  'tool-results-truncated': { readonly results: readonly TruncatedToolResult[] };
 }
 
 export type ContextEventName = keyof ContextEvents;

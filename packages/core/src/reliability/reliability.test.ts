@@ -8,7 +8,12 @@ describe('reliability', () => {
     expect(computeReliability({ modelSizeBillions: 13, compressionCount: 2 }).score).toBeCloseTo(0.7 * 0.7);
     expect(computeReliability({ modelSizeBillions: 8, compressionCount: 10 }).score).toBeCloseTo(0.5 * 0.3);
     expect(computeReliability({ modelSizeBillions: 3, compressionCount: 0, contextConfidence: 0.5 }).score).toBeCloseTo(0.15);
-    expect(computeReliability({ modelSizeBillions: undefined, compressionCount: 0 }).score).toBeCloseTo(0.3);
+  });
+
+  it('says unknown, not critical, when the model size is unknown, whatever the compressions', () => {
+    expect(computeReliability({ modelSizeBillions: undefined, compressionCount: 0 })).toEqual({ score: 0.5, level: 'unknown' });
+    expect(computeReliability({ modelSizeBillions: undefined, compressionCount: 6 }).level).toBe('unknown');
+    expect(computeReliability({ modelSizeBillions: 3, compressionCount: 0 }).level).toBe('critical');
   });
 
   it('maps scores to the seed levels', () => {

@@ -1,4 +1,5 @@
-export type ReliabilityLevel = 'high' | 'medium' | 'low' | 'critical';
+/** `unknown`: the model's size is not known (no size in its name, none reported by the server). */
+export type ReliabilityLevel = 'high' | 'medium' | 'low' | 'critical' | 'unknown';
 
 export interface Reliability {
   /** 0..1 */
@@ -6,9 +7,13 @@ export interface Reliability {
   readonly level: ReliabilityLevel;
 }
 
+/** The model-size factor used for the score when the size is unknown (its level is then `unknown`). */
+const UNKNOWN_SIZE_FACTOR = 0.5;
+
 /**
  * The seed's score: model-size factor x max(1 - 0.15 x compressions, 0.3) x context confidence.
- * Unknown model size counts as small (the cautious choice).
+ * An unknown model size gives the level `unknown` rather than a guess: a name without a size
+ * (`my-model`, OpenAI models) says nothing about how well the model copes with compression.
  */
 export function computeReliability({
   modelSizeBillions,
@@ -19,15 +24,15 @@ export function computeReliability({
   compressionCount: number;
   contextConfidence?: number;
 }): Reliability {
-  const size = modelSizeBillions ?? 0;
-  const modelFactor = size >= 70 ? 0.95 : size >= 30 ? 0.85 : size >= 13 ? 0.7 : size >= 7 ? 0.5 : 0.3;
+  const size = modelSizeBillions;
+  const modelFactor = size === undefined ? UNKNOWN_SIZE_FACTOR : size >= 70 ? 0.95 : size >= 30 ? 0.85 : size >= 13 ? 0.7 : size >= 7 ? 0.5 : 0.3;
   const compressionPenalty = Math.max(1 - compressionCount * 0.15, 0.3);
   const score = modelFactor * compressionPenalty * Math.min(Math.max(contextConfidence, 0), 1);
-  return { score, level: reliabilityLevel(score) };
+  return { score, level: size === undefined ? 'unknown' : reliabilityLevel(score) };
 }
 
 /** high >= 85%, medium 60-84%, low 40-59%, critical < 40%. */
-export function reliabilityLevel(score: number): ReliabilityLevel {
+export function reliabilityLevel(score: number): Exclude<ReliabilityLevel, 'unknown'> {
   if (score >= 0.85) return 'high';
   if (score >= 0.6) return 'medium';
   if (score >= 0.4) return 'low';
@@ -50,11 +55,18 @@ export function parseModelSize(nameOrParameterSize: string | undefined): number 
   return undefined;
 }
 
-/** The seed's warning, shown when reliability falls to low or critical. */
-export function reliabilityWarning(model: string, compressionCount: number): string {
+/**
+ * The seed's warning, shown when reliability falls to low or critical, and when a session starts
+ * there (no compression yet: then it says the model starts at that level).
+ */
+export function reliabilityWarning(model: string, compressionCount: number, level: ReliabilityLevel = 'low'): string {
+  const cause =
+    compressionCount === 0
+      ? `Your model (${model}) starts at reliability ${level}, before any compression.`
+      : `Your model (${model}) has compressed the conversation ${compressionCount} time${compressionCount === 1 ? '' : 's'}.`;
   return [
     '⚠️ Context Compression Warning',
-    `Your model (${model}) has compressed the conversation ${compressionCount} time${compressionCount === 1 ? '' : 's'}.`,
+    cause,
     'Small models may lose context accuracy after multiple compressions.',
     '',
     'Recommendations:',

@@ -8,6 +8,19 @@ import type { TokenCounter } from '../tokens/token-counter.js';
 export interface ContextManagerOptions {
   /** The model's context window in tokens. */
   readonly contextSize: number;
+  /**
+   * Tokens kept back for the model's reply: no request holds more than `contextSize -
+   * replyReserve`, and `complete()` sends the reserve as the reply limit (`num_predict` /
+   * `max_tokens`). Default 15% of the window.
+   */
+  readonly replyReserve?: number;
+  /**
+   * Compress automatically at the threshold. Default true. When false, only what keeps a request
+   * inside the window runs before a send (the rule stages and the window guard, no model stage).
+   */
+  readonly automaticCompression?: boolean;
+  /** The time new messages are stamped with; tests inject one. Default the system clock. */
+  readonly clock?: () => Date;
   readonly systemPrompt?: string;
   readonly tokens?: TokenCounter;
   /** Where providers are looked up by name. Default: core's default registry. */

@@ -123,12 +123,19 @@ function record(manager: ContextManager): Record<string, number> {
 }
 
 describe('ContextManager', () => {
-  it('computes the seed budget and its trigger', () => {
-    const manager = new ContextManager({ contextSize: 13_600, systemPrompt: 'x '.repeat(500), registry: new ProviderRegistry() });
+  it('computes the seed budget and its trigger, with 15% of the window kept for the reply', () => {
+    const manager = new ContextManager({ contextSize: 16_000, systemPrompt: 'x '.repeat(500), registry: new ProviderRegistry() });
     const budget = manager.budget();
+    expect(budget.replyReserve).toBe(2_400);
+    expect(budget.requestLimit).toBe(13_600);
     expect(budget.systemTokens).toBeGreaterThan(450);
     expect(budget.available).toBe(13_600 - budget.systemTokens - budget.checkpointTokens);
     expect(budget.trigger).toBe(Math.floor(budget.available * 0.8));
+  });
+
+  it('takes a configured reply reserve and refuses one that leaves less than half the window', () => {
+    expect(new ContextManager({ contextSize: 4_096, replyReserve: 512, registry: new ProviderRegistry() }).budget().requestLimit).toBe(3_584);
+    expect(() => new ContextManager({ contextSize: 4_096, replyReserve: 3_000, registry: new ProviderRegistry() })).toThrow(/replyReserve must be a whole number of tokens from 1 to half the window \(2048 of 4096\)/);
   });
 
   it('compresses automatically at the threshold and never sends more than the window', async () => {

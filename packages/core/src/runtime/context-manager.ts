@@ -1,6 +1,7 @@
 import type { Message } from '../messages/message.js';
 import { createMessageId } from '../messages/message-id.js';
 import { messageText } from '../messages/message-helpers.js';
+import { ContextOverflowError } from '../errors/context-overflow-error.js';
 import { OllmError } from '../errors/ollm-error.js';
 import { ContextEventEmitter, type ContextEventListener, type ContextEventName } from '../events/context-events.js';
 import { GoalManager } from '../goals/goal-manager.js';
@@ -10,6 +11,7 @@ import { defaultRegistry, type ProviderRegistry } from '../registry/provider-reg
 import type { CompactionResult } from '../spec/compaction-result.js';
 import type { CompressionConfig } from '../spec/compression-config.js';
 import type { ContextProvider } from '../spec/context-provider.js';
+import type { LanguageModel, LanguageModelResult } from '../spec/language-model.js';
 import { silentLogger, type ProviderContext } from '../spec/provider-context.js';
 import type { ContextSnapshot, ContextState, SnapshotSummary } from '../storage/snapshot-store.js';
 import { createTokenizer } from '../tokens/bpe-tokenizer.js';
@@ -21,6 +23,9 @@ import { CircuitBreaker } from './circuit-breaker.js';
 import { mergeStages, type AppliedStage } from './compression-run.js';
 import { computeBudget, type ContextBudget } from './context-budget.js';
 import type { ContextManagerOptions } from './context-manager-options.js';
+import { quoteUserMessage, renderFoldedQuotes, type FoldedUserQuote } from './folded-user-quotes.js';
+import { truncateOversizedToolResults } from './oversized-tool-results.js';
+import { resolveReplyReserve } from './reply-reserve.js';
 import { TokenCalibration } from './token-calibration.js';
 import { createWindowGuardProvider } from './window-guard-provider.js';
 
@@ -38,6 +43,34 @@ type StageAttempt = { kind: 'applied'; stage: AppliedStage } | { kind: 'no-savin
 export interface CompressOptions {
   readonly abortSignal?: AbortSignal;
 }
+
+/** A request the runtime checked against the window: send `messages` with `maxOutputTokens`. */
+export interface PreparedRequest {
+  /** The system message (prompt, goal block, folded quotes), then the active context. */
+  readonly messages: Message[];
+  /** The reply reserve: the reply limit to send (`num_predict` / `max_tokens`). */
+  readonly maxOutputTokens: number;
+  /** What the request holds, calibrated as the budget counts it; at most `requestLimit`. */
+  readonly tokens: number;
+  readonly requestLimit: number;
+}
+
+export interface CompleteOptions extends CompressOptions {
+  /** Default: the manager's `model`. */
+  readonly model?: LanguageModel;
+  readonly temperature?: number;
+  readonly onTextDelta?: (delta: string) => void;
+}
+
+export interface ContextCompletion extends LanguageModelResult {
+  /** What was sent. */
+  readonly request: PreparedRequest;
+}
+
+/** Share of the request limit the folded user quotes may take in the system message. */
+const FOLDED_QUOTES_SHARE = 0.1;
+/** The window guard runs at most this many rounds: each fold adds a quote to the system message. */
+const GUARD_ROUNDS = 4;
 
 /** The context as a compression found it: for its events and its automatic snapshot. */
 interface RunStart extends CompressionBaseline {
@@ -65,13 +98,19 @@ export class ContextManager {
   private readonly providerState = new Map<string, unknown>();
   private readonly snapshots: ContextSnapshots;
   private inFlight: Promise<unknown> | undefined;
+  private readonly replyReserve: number;
+  private readonly clock: () => Date;
   private systemPrompt: string;
   private messages: Message[] = [];
+  private foldedQuotes: FoldedUserQuote[] = [];
   private compressions = 0;
+  private warnedAboutCalibration = false;
 
   constructor(options: ContextManagerOptions) {
     if (!(options.contextSize > 0)) throw new OllmError({ code: 'invalid-argument', message: 'contextSize must be a positive number of tokens.' });
     this.options = options;
+    this.replyReserve = resolveReplyReserve(options.contextSize, options.replyReserve);
+    this.clock = options.clock ?? (() => new Date());
     this.tokens = options.tokens ?? new TokenCounter(createTokenizer('o200k_base'));
     this.registry = options.registry ?? defaultRegistry;
     this.breaker = new CircuitBreaker(options.circuitBreakerFailures ?? 3);
@@ -99,7 +138,7 @@ export class ContextManager {
 
   /** Adds a message (id and timestamp filled in when missing), records it, and reads goal markers. */
   addMessage(message: Omit<Message, 'id'> & { id?: string }): Message {
-    const complete: Message = { ...message, id: message.id ?? createMessageId(), timestamp: message.timestamp ?? new Date().toISOString() };
+    const complete: Message = { ...message, id: message.id ?? createMessageId(), timestamp: message.timestamp ?? this.clock().toISOString() };
     this.messages.push(complete);
     this.options.history?.append(complete, this.tokens.countMessage(complete));
     if (complete.role === 'assistant') {
@@ -107,6 +146,17 @@ export class ContextManager {
       if (updates.length > 0) this.events.emit('goal-updated', { description: this.goals.state?.description });
     }
     return complete;
+  }
+
+  /**
+   * Takes a message out of the active context (the session history keeps it): for a message that
+   * could not be sent. Returns false when no such message is active.
+   */
+  removeMessage(messageId: string): boolean {
+    const index = this.messages.findIndex((message) => message.id === messageId);
+    if (index === -1) return false;
+    this.messages = [...this.messages.slice(0, index), ...this.messages.slice(index + 1)];
+    return true;
   }
 
   setSystemPrompt(prompt: string): void {
@@ -118,10 +168,14 @@ export class ContextManager {
     this.events.emit('goal-updated', { description });
   }
 
-  /** The system message: the system prompt plus the goal block, which is never compressed. */
+  /**
+   * The system message: the system prompt, the goal block and the quotes of user messages folded
+   * out of the conversation; none of it is ever compressed.
+   */
   systemMessage(): Message | undefined {
     const goal = this.goals.render();
-    const text = [this.systemPrompt, goal].filter((part) => part.length > 0).join('\n\n');
+    const quotes = renderFoldedQuotes(this.foldedQuotes, this.quotesBudget(), this.tokens);
+    const text = [this.systemPrompt, goal, quotes].filter((part) => part.length > 0).join('\n\n');
     if (text.length === 0) return undefined;
     return { id: 'ollm-system', role: 'system', parts: [{ type: 'text', text }], pinned: true };
   }
@@ -143,6 +197,7 @@ export class ContextManager {
     }
     return computeBudget({
       contextSize: this.options.contextSize,
+      replyReserve: this.replyReserve,
       systemTokens: this.calibration.apply(system ? this.tokens.countMessage(system) : 0),
       checkpointTokens: this.calibration.apply(checkpointTokens),
       conversationTokens: this.calibration.apply(conversationTokens),
@@ -150,9 +205,18 @@ export class ContextManager {
     });
   }
 
-  /** Tell the runtime the prompt size a model server reported for `messagesForModel()`. */
+  /**
+   * Tell the runtime the prompt size a model server reported for `messagesForModel()`. The
+   * calibration is clamped and smoothed; a reading far from the local count is ignored, and said
+   * once through the logger.
+   */
   recordReportedPromptTokens(reportedTokens: number, sentMessages: readonly Message[] = this.messagesForModel()): void {
-    this.calibration.record(this.tokens.countMessages(sentMessages), reportedTokens);
+    const estimated = this.tokens.countMessages(sentMessages);
+    if (this.calibration.record(estimated, reportedTokens) !== 'ignored' || this.warnedAboutCalibration) return;
+    this.warnedAboutCalibration = true;
+    (this.options.logger ?? silentLogger).warn(
+      `the model server reported ${reportedTokens} prompt tokens for a request counted locally at ${estimated}; readings that far off are ignored (token counts stay x${this.calibration.ratio.toFixed(2)})`,
+    );
   }
 
   get calibrationRatio(): number {
@@ -164,16 +228,96 @@ export class ContextManager {
     return computeReliability({ modelSizeBillions: size, compressionCount: this.compressions });
   }
 
+  /** The tokens kept back for the reply (sent as the reply limit). */
+  get reserveForReply(): number {
+    return this.replyReserve;
+  }
+
   shouldCompress(): boolean {
     const budget = this.budget();
-    return budget.conversationTokens >= budget.trigger || budget.totalTokens > budget.contextSize;
+    return budget.conversationTokens >= budget.trigger || budget.totalTokens > budget.requestLimit;
+  }
+
+  /** True when the request `messagesForModel()` would make fits the window less the reply reserve. */
+  fitsWindow(): boolean {
+    const budget = this.budget();
+    return budget.totalTokens <= budget.requestLimit;
   }
 
   /** Compresses when the budget says so (after adding a message); returns what ran, if anything. */
   async maybeCompress(options: CompressOptions = {}): Promise<CompressionOutcome | undefined> {
     // One compression at a time: while one runs, the next turn's call checks again.
-    if (this.inFlight || !this.shouldCompress()) return undefined;
-    return this.exclusive(() => this.autoCompress(options.abortSignal));
+    if (this.inFlight) return undefined;
+    if (!this.shouldCompress()) {
+      const budget = this.budget();
+      this.events.emit('compression-skipped', { provider: 'automatic', reason: `not needed: the conversation holds ${budget.conversationTokens} tokens, under the trigger of ${budget.trigger}` });
+      return undefined;
+    }
+    return this.exclusive(() => this.autoCompress(options.abortSignal, this.options.automaticCompression !== false));
+  }
+
+  /**
+   * The window rule, before any request: the whole request (system prompt, goal block, folded
+   * quotes, checkpoints, conversation, the message waiting for its reply) must fit
+   * `contextSize - replyReserve`. A tool result far over `maxToolResultTokens` is cut first,
+   * whatever the threshold; then, if the request does not fit, it is compressed (rule stages,
+   * the model stage, the window guard) before anything is sent. Throws `ContextOverflowError`
+   * when even that cannot make it fit; nothing is sent then.
+   */
+  async prepareRequest(options: CompressOptions = {}): Promise<PreparedRequest> {
+    while (this.inFlight) await this.inFlight.catch(() => undefined);
+    this.limitToolResults();
+    if (!this.fitsWindow()) await this.exclusive(() => this.autoCompress(options.abortSignal, this.options.automaticCompression !== false));
+    const budget = this.budget();
+    if (budget.totalTokens > budget.requestLimit) {
+      const pending = this.messages.at(-1);
+      const pendingTokens = pending && pending.role === 'user' ? this.calibration.apply(this.tokens.countMessage(pending)) : undefined;
+      const alone = pending && pendingTokens !== undefined && pendingTokens + budget.systemTokens > budget.requestLimit;
+      throw new ContextOverflowError({
+        requestTokens: budget.totalTokens,
+        requestLimit: budget.requestLimit,
+        contextSize: budget.contextSize,
+        replyReserve: budget.replyReserve,
+        ...(alone ? { messageId: pending.id, messageTokens: pendingTokens } : {}),
+      });
+    }
+    return { messages: this.messagesForModel(), maxOutputTokens: this.replyReserve, tokens: budget.totalTokens, requestLimit: budget.requestLimit };
+  }
+
+  /**
+   * Sends the context to the model under the window rule (`prepareRequest`), with the reply
+   * reserve as the reply limit, and learns from the prompt size the server reports. The reply is
+   * returned, not added: the caller adds it (or the part of it a cancelled stream delivered).
+   */
+  async complete(options: CompleteOptions = {}): Promise<ContextCompletion> {
+    const model = options.model ?? this.options.model;
+    if (!model) throw new OllmError({ code: 'no-model', message: 'complete() needs a model: pass `model` to the ContextManager or to complete().' });
+    const request = await this.prepareRequest(options.abortSignal ? { abortSignal: options.abortSignal } : {});
+    const result = await model.complete({
+      messages: request.messages,
+      maxOutputTokens: request.maxOutputTokens,
+      ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
+      ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}),
+      ...(options.onTextDelta ? { onTextDelta: options.onTextDelta } : {}),
+    });
+    if (result.usage.inputTokens !== undefined) this.recordReportedPromptTokens(result.usage.inputTokens, request.messages);
+    return { ...result, request };
+  }
+
+  /** Cuts tool results far over `maxToolResultTokens` in the active context (not in the history). */
+  private limitToolResults(): void {
+    const { messages, truncated } = truncateOversizedToolResults(this.messages, {
+      tokens: this.tokens,
+      maxToolResultTokens: this.options.maxToolResultTokens ?? 2000,
+      ...(this.options.logdir ? { logdir: this.options.logdir } : {}),
+    });
+    if (truncated.length === 0) return;
+    this.messages = messages;
+    this.events.emit('tool-results-truncated', { results: truncated });
+  }
+
+  private quotesBudget(): number {
+    return Math.floor((this.options.contextSize - this.replyReserve) * FOLDED_QUOTES_SHARE);
   }
 
   /**
@@ -199,7 +343,7 @@ export class ContextManager {
   private async compressWith(provider: ContextProvider, abortSignal: AbortSignal | undefined): Promise<CompressionOutcome> {
     const start = this.runStart();
     const { result, inputLength } = await this.run(provider, this.targetLimit(), abortSignal);
-    if (result.stats.tokensAfter >= result.stats.tokensBefore && this.budget().totalTokens <= this.budget().contextSize) {
+    if (result.stats.tokensAfter >= result.stats.tokensBefore && this.fitsWindow()) {
       // Nothing saved: not a compression (it must not cost reliability, a snapshot or a history entry).
       this.events.emit('compression-skipped', { provider: provider.name, reason: 'nothing to remove: the result was not smaller than its input' });
       return { provider: provider.name, trigger: 'manual', result: { ...result, messages: this.messages } };
@@ -214,7 +358,11 @@ export class ContextManager {
     return this.commit('manual', guarded ? [stage, guarded] : [stage], start);
   }
 
-  private async autoCompress(abortSignal: AbortSignal | undefined): Promise<CompressionOutcome | undefined> {
+  /**
+   * The automatic policy: rule stages, then (when `useModel`) the model stages, then the window
+   * guard. Runs until under the target, or until the request fits when only that is asked.
+   */
+  private async autoCompress(abortSignal: AbortSignal | undefined, useModel = true): Promise<CompressionOutcome | undefined> {
     const modelProviders = new Set(this.options.modelProviders ?? DEFAULT_MODEL_PROVIDERS);
     const names = (this.options.autoPipeline ?? DEFAULT_PIPELINE).split(',').map((name) => name.trim()).filter((name) => this.registry.has(name));
     const ruleStages = names.filter((name) => !modelProviders.has(name)).map((name) => this.registry.get(name));
@@ -226,7 +374,7 @@ export class ContextManager {
       const attempt = await this.tryStage(stage, false, abortSignal);
       if (attempt.kind === 'applied') applied.push(attempt.stage);
     }
-    for (const stage of modelStages) {
+    for (const stage of useModel ? modelStages : []) {
       if (!this.overTarget() || abortSignal?.aborted) break;
       if (!this.options.model) break;
       if (this.breaker.isOpen) {
@@ -284,22 +432,45 @@ export class ContextManager {
     }
   }
 
-  /** The hard guarantee: what is sent never exceeds the window, whatever the other stages did. */
+  /**
+   * The hard guarantee: what is sent never exceeds the window less the reply reserve, whatever
+   * the other stages did. User messages it folds become quotes in the system message, which
+   * grows it: so it runs again, a few rounds at most, until the request fits.
+   */
   private async guardWindow(): Promise<AppliedStage | undefined> {
-    const budget = this.budget();
-    if (budget.totalTokens <= budget.contextSize) return undefined;
-    const provider = createWindowGuardProvider();
-    const limit = this.targetLimit();
-    const { result, inputLength } = await this.run(provider, limit);
-    const stage = { provider: provider.name, result };
-    this.applyStage(stage, inputLength);
-    return stage;
+    const stages: AppliedStage[] = [];
+    for (let round = 0; round < GUARD_ROUNDS && !this.fitsWindow(); round += 1) {
+      const provider = createWindowGuardProvider();
+      const { result, inputLength, input } = await this.run(provider, this.targetLimit());
+      if (result.stats.tokensAfter >= result.stats.tokensBefore) break;
+      const stage = { provider: provider.name, result };
+      this.applyStage(stage, inputLength);
+      this.keepFoldedAsQuotes(input, result);
+      stages.push(stage);
+    }
+    return stages.length === 0 ? undefined : { provider: 'window-guard', result: mergeStages(stages).result };
   }
 
-  /** The size compression aims for: targetRatio of what the window leaves after the system prompt. */
+  /** User messages a stage folded out stay as quotes in the system message (the task first). */
+  private keepFoldedAsQuotes(input: readonly Message[], result: CompactionResult): void {
+    for (const { messageId } of result.folded ?? []) {
+      const message = input.find((candidate) => candidate.id === messageId);
+      if (message && !this.foldedQuotes.some((quote) => quote.messageId === messageId)) {
+        this.foldedQuotes.push(quoteUserMessage(message, this.foldedQuotes.length, this.tokens));
+      }
+    }
+  }
+
+  /**
+   * The size compression aims for, in uncalibrated tokens as providers count them: targetRatio
+   * of what the request limit leaves after the system message.
+   */
   private targetLimit(): number {
     const budget = this.budget();
-    return Math.max(1, Math.floor((budget.contextSize - budget.systemTokens) * (this.options.targetRatio ?? 0.5)));
+    const system = this.systemMessage();
+    const rawRequestLimit = Math.floor(budget.requestLimit / this.calibration.ratio);
+    const rawSystem = system ? this.tokens.countMessage(system) : 0;
+    return Math.max(1, Math.floor((rawRequestLimit - rawSystem) * (this.options.targetRatio ?? 0.5)));
   }
 
   private overTarget(): boolean {
@@ -307,7 +478,7 @@ export class ContextManager {
   }
 
   /** Runs a provider on a copy of the active context, so messages added meanwhile cannot change its input. */
-  private async run(provider: ContextProvider, limit = this.targetLimit(), abortSignal?: AbortSignal): Promise<{ result: CompactionResult; inputLength: number }> {
+  private async run(provider: ContextProvider, limit = this.targetLimit(), abortSignal?: AbortSignal): Promise<{ result: CompactionResult; inputLength: number; input: readonly Message[] }> {
     const input = [...this.messages];
     const config: Partial<CompressionConfig> = {
       limit,
@@ -324,7 +495,7 @@ export class ContextManager {
       state: this.providerState,
       ...(abortSignal ? { abortSignal } : {}),
     };
-    return { result: await compactWith(provider, input, { config, context }), inputLength: input.length };
+    return { result: await compactWith(provider, input, { config, context }), inputLength: input.length, input };
   }
 
   private runStart(): RunStart {
@@ -368,6 +539,7 @@ export class ContextManager {
       ...(this.goals.state ? { goal: this.goals.state } : {}),
       compressionCount: this.compressions,
       providerState: Object.fromEntries(this.providerState),
+      ...(this.foldedQuotes.length > 0 ? { foldedQuotes: [...this.foldedQuotes] } : {}),
     };
   }
 
@@ -393,6 +565,7 @@ export class ContextManager {
     if (state.goal) this.goals.restore(state.goal);
     else this.goals.clear();
     this.compressions = state.compressionCount;
+    this.foldedQuotes = [...(state.foldedQuotes ?? [])];
     this.providerState.clear();
     for (const [key, value] of Object.entries(state.providerState ?? {})) this.providerState.set(key, value);
   }

@@ -14,8 +14,9 @@ export const WINDOW_GUARD_FOLD_REASON = 'user messages alone outgrew the window;
  * The runtime's last resort when the other stages could not get under the window: drops the oldest
  * assistant turns (a turn = an assistant message and the tool results answering it) until under
  * `config.limit`. If user messages alone are still over it (no model to fold them into a
- * checkpoint), the oldest user messages are folded too, declared in `folded`: never the latest
- * one, never a pinned or system message. The full record stays in the session history and
+ * checkpoint), the oldest user messages are folded too, declared in `folded`: never one the
+ * model has not answered yet (every user message after the last assistant message, so always the
+ * latest), never a pinned or system message. The runtime keeps each folded message as a quote. The full record stays in the session history and
  * everything dropped is saved under logdir.
  */
 export function createWindowGuardProvider(): ContextProvider {
@@ -42,10 +43,10 @@ export function createWindowGuardProvider(): ContextProvider {
       }
       const turns = removed.length;
       const folded: FoldedMessage[] = [];
-      const latestUser = messages.findLastIndex((message) => message.role === 'user');
+      const lastAnswered = answeredBefore(messages);
       for (const [index, message] of messages.entries()) {
-        if (total <= limit) break;
-        if (message.role !== 'user' || message.pinned || index === latestUser) continue;
+        if (total <= limit || index >= lastAnswered) break;
+        if (message.role !== 'user' || message.pinned || message.parts.some((part) => part.type === 'tool-result')) continue;
         const tokens = context.tokens.countMessage(message);
         const content = JSON.stringify(message);
         const saved = config.logdir ? saveRemovedContent(config.logdir, content) : { sha256: sha256Hex(content), path: undefined };
@@ -57,18 +58,31 @@ export function createWindowGuardProvider(): ContextProvider {
       const output = messages.filter((_, index) => !dropped.has(index));
       const limitations = turns > 0 ? [`dropped ${turns} oldest assistant turn(s) to fit the window`] : [];
       if (folded.length > 0) limitations.push(`folded ${folded.length} oldest user message(s): user messages alone outgrew the window`);
-      if (total > limit) limitations.push(`still ${total} tokens over a limit of ${limit}: what is left is system, pinned and the latest user message`);
+      if (total > limit) limitations.push(`still ${total} tokens over a limit of ${limit}: what is left is system, pinned and the messages not answered yet`);
       return buildCompactionResult({ input: messages, output, tokens: context.tokens, startedAt, removed, limitations, folded });
     },
   };
 }
 
 /**
+ * User messages before this index have had their reply: it is the last assistant message's
+ * position, and never past the latest user message, which is never folded.
+ */
+function answeredBefore(messages: readonly Message[]): number {
+  const lastAssistant = messages.findLastIndex((message) => message.role === 'assistant');
+  const latestUser = messages.findLastIndex((message) => message.role === 'user');
+  return Math.max(0, Math.min(lastAssistant, latestUser === -1 ? messages.length : latestUser));
+}
+
+/**
  * Oldest first: each tool turn (an assistant message with the tool messages answering its calls,
  * joined by core's `toolTurnGroups`) that holds an assistant message and no system, user or
- * pinned member — those are never dropped, and a turn is dropped whole so pairing holds.
+ * pinned member — those are never dropped, and a turn is dropped whole so pairing holds. A turn
+ * whose calls are still waiting for their results is not dropped either.
  */
 function droppableGroups(messages: readonly Message[]): number[][] {
+  const answered = new Set<string>();
+  for (const message of messages) for (const part of message.parts) if (part.type === 'tool-result') answered.add(part.callId);
   const seen = new Set<number[]>();
   const groups: number[][] = [];
   for (const group of toolTurnGroups(messages)) {
@@ -76,7 +90,9 @@ function droppableGroups(messages: readonly Message[]): number[][] {
     seen.add(group);
     const members = group.map((index) => messages[index]!);
     const protectedMember = members.some((message) => message.pinned || message.role === 'system' || message.role === 'user');
-    if (!protectedMember && members.some((message) => message.role === 'assistant')) groups.push(group);
+    // A call still waiting for its result is the turn in progress: its result will need it.
+    const waiting = members.some((message) => message.parts.some((part) => part.type === 'tool-call' && !answered.has(part.callId)));
+    if (!protectedMember && !waiting && members.some((message) => message.role === 'assistant')) groups.push(group);
   }
   return groups.sort((a, b) => a[0]! - b[0]!);
 }

@@ -7,7 +7,8 @@ function sleepSync(milliseconds: number): void {
   Atomics.wait(pause, 0, 0, milliseconds);
 }
 
-function isAlive(pid: number): boolean {
+/** Whether a process with this pid runs (EPERM: it runs, as another user). */
+export function isProcessAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
@@ -17,12 +18,56 @@ function isAlive(pid: number): boolean {
   }
 }
 
-function lockOwner(path: string): number | undefined {
+/**
+ * Creates the lock file `path` holding `content`, or returns false when it exists. The lock appears
+ * with its content already in it (written aside, then `link`ed, which fails if the lock exists), so
+ * a writer killed at any moment never leaves an ownerless or half-written lock.
+ */
+export function createLockFile(path: string, content: string): boolean {
+  const candidate = `${path}.${process.pid}`;
   try {
-    return Number.parseInt(readFileSync(path, 'utf8'), 10);
+    writeFileSync(candidate, content);
+    linkSync(candidate, path);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  } finally {
+    rmSync(candidate, { force: true });
+  }
+}
+
+/** The lock's content, or undefined when there is no lock (it was just released). */
+export function readLockFile(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Removes the lock only if it still holds `content`. It is renamed aside first, so two processes
+ * breaking one stale lock cannot both succeed, nor remove a fresh lock taken in between.
+ */
+export function removeLockIfUnchanged(path: string, content: string): boolean {
+  const aside = `${path}.stale-${process.pid}-${Date.now()}`;
+  try {
+    renameSync(path, aside);
+  } catch {
+    return false; // Someone else removed it first.
+  }
+  if (readLockFile(aside) === content) {
+    unlinkSync(aside);
+    return true;
+  }
+  // We moved a fresh lock taken between our read and rename: put it back.
+  try {
+    renameSync(aside, path);
+  } catch {
+    unlinkSync(aside);
+  }
+  return false;
 }
 
 /**
@@ -32,29 +77,17 @@ function lockOwner(path: string): number | undefined {
  */
 export function withFileLock<T>(path: string, action: () => T, { timeoutMs = 10_000 } = {}): T {
   const deadline = Date.now() + timeoutMs;
-  const candidate = `${path}.${process.pid}`;
+  const content = String(process.pid);
   let delay = 1;
-  for (;;) {
-    try {
-      // The lock appears with its owner's pid already in it (write aside, then link, which fails if
-      // the lock exists), so a writer killed at any moment never leaves an ownerless lock.
-      writeFileSync(candidate, String(process.pid));
-      linkSync(candidate, path);
-      rmSync(candidate, { force: true });
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
-        rmSync(candidate, { force: true });
-        throw error;
-      }
-      const owner = lockOwner(path);
-      if (owner !== undefined && !Number.isNaN(owner) && !isAlive(owner)) breakStaleLock(path, owner);
-      else if (Date.now() > deadline) {
-        throw new OllmError({ code: 'lock-timeout', message: `Timed out after ${timeoutMs} ms waiting for the lock ${path} (held by pid ${owner}).` });
-      } else {
-        sleepSync(delay);
-        delay = Math.min(delay * 2, 4);
-      }
+  while (!createLockFile(path, content)) {
+    const existing = readLockFile(path);
+    const owner = existing === undefined ? undefined : Number.parseInt(existing, 10);
+    if (existing !== undefined && !Number.isNaN(owner) && !isProcessAlive(owner!)) removeLockIfUnchanged(path, existing);
+    else if (Date.now() > deadline) {
+      throw new OllmError({ code: 'lock-timeout', message: `Timed out after ${timeoutMs} ms waiting for the lock ${path} (held by pid ${owner}).` });
+    } else {
+      sleepSync(delay);
+      delay = Math.min(delay * 2, 4);
     }
   }
   try {
@@ -64,24 +97,6 @@ export function withFileLock<T>(path: string, action: () => T, { timeoutMs = 10_
       unlinkSync(path);
     } catch {
       // Already gone: nothing to release.
-    }
-  }
-}
-
-function breakStaleLock(path: string, deadOwner: number): void {
-  const aside = `${path}.stale-${process.pid}-${Date.now()}`;
-  try {
-    renameSync(path, aside);
-  } catch {
-    return; // Someone else broke it first.
-  }
-  if (lockOwner(aside) === deadOwner) unlinkSync(aside);
-  else {
-    // We moved a fresh lock taken between our read and rename: put it back.
-    try {
-      renameSync(aside, path);
-    } catch {
-      unlinkSync(aside);
     }
   }
 }
