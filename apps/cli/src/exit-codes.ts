@@ -39,6 +39,10 @@ export async function reportError(error: unknown, cwd: string): Promise<ErrorRep
   if (core.NoSuchProviderError.isInstance(error) || core.InvalidArgumentError.isInstance(error) || core.InvalidConfigError.isInstance(error)) {
     return { exitCode: ExitCode.badInput, message: error.message };
   }
+  // Another chat holds the session: the user asked for something that cannot run now.
+  if (core.SessionInUseError.isInstance(error)) {
+    return { exitCode: ExitCode.badInput, message: error.message };
+  }
   if (core.OllmError.isInstance(error) && error.code === 'no-model') {
     return { exitCode: ExitCode.badInput, message: `${error.message} (ollm compact: --model NAME; --host URL for another Ollama, --api openai --base-url URL for other servers)` };
   }

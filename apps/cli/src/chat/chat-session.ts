@@ -2,7 +2,7 @@ import type { ContextManager, LanguageModel, Message, ProviderRegistry, Reliabil
 import type { CliIo } from '../cli-io.js';
 import { oneLine, reportError } from '../exit-codes.js';
 import type { Colors } from '../output/colors.js';
-import { startSpinner } from '../output/progress-spinner.js';
+import { clearSpinners, startSpinner } from '../output/progress-spinner.js';
 import { writeActiveContext } from '../sessions/active-context-file.js';
 import { describeCompression } from './describe-compression.js';
 import type { LineReader } from './line-reader.js';
@@ -30,6 +30,8 @@ export interface ChatSessionOptions {
   /** API keys: never written to the context file. */
   readonly secrets: readonly string[];
   readonly debug: boolean;
+  /** The time saved contexts are stamped with; tests inject one. Default the system clock. */
+  readonly clock?: () => Date;
 }
 
 /**
@@ -38,11 +40,10 @@ export interface ChatSessionOptions {
  */
 export class ChatSession {
   readonly options: ChatSessionOptions;
-  private lastLevel: ReliabilityLevel;
+  private lastLevel: ReliabilityLevel | undefined;
 
   constructor(options: ChatSessionOptions) {
     this.options = options;
-    this.lastLevel = options.manager.reliability().level;
     this.reportEvents();
   }
 
@@ -50,37 +51,44 @@ export class ChatSession {
     return this.options.manager;
   }
 
+  /** Prints a line; a spinner on the terminal is cleared first, so nothing is glued to its frame. */
   print(line = ''): void {
+    clearSpinners(this.options.io);
     this.options.io.stdout.write(`${line}\n`);
   }
 
   warn(message: string): void {
+    clearSpinners(this.options.io);
     this.options.io.stderr.write(`${this.options.colors.yellow('ollm:')} ${oneLine(message)}\n`);
   }
 
   async printError(error: unknown): Promise<void> {
     const report = await reportError(error, this.options.io.cwd);
+    clearSpinners(this.options.io);
     this.options.io.stderr.write(`${this.options.colors.red('ollm:')} ${oneLine(report.message)}\n`);
   }
 
   /**
-   * One turn: the user message, the streamed reply, the server's prompt count for calibration,
-   * then automatic compression. Ctrl-C while the reply streams cancels it; the partial reply is
+   * One turn: the user message, then the runtime's `complete()`: the request is checked against
+   * the window less the reply reserve and compressed first when it does not fit, the reserve goes
+   * out as the reply limit, and the server's prompt count calibrates the budget. Then automatic
+   * compression at the threshold. Ctrl-C while the reply streams cancels it; the partial reply is
    * kept (marked `interrupted` in its metadata), so nothing the user saw is lost. A failed reply
-   * keeps the user message and drops any partial text.
+   * keeps the user message and drops any partial text. A message that cannot fit the window even
+   * alone is not sent: it leaves the context (the session record keeps it) with a clear error.
    */
   async reply(text: string, reader: LineReader): Promise<void> {
-    const { io, manager, model } = this.options;
-    manager.addMessage({ role: 'user', parts: [{ type: 'text', text }] });
-    const sent = manager.messagesForModel();
+    const { io, manager } = this.options;
+    const pending = manager.addMessage({ role: 'user', parts: [{ type: 'text', text }] });
     const controller = new AbortController();
+    reader.setBusy(true);
     reader.setInterruptHandler(() => controller.abort());
     const spinner = startSpinner(io, 'waiting for the model');
     let streamed = '';
     const stopSpinner = onlyOnce(() => spinner.stop());
     try {
-      const result = await model.complete({
-        messages: sent,
+      const result = await manager.complete({
+        model: this.options.model,
         abortSignal: controller.signal,
         onTextDelta: (delta) => {
           stopSpinner();
@@ -93,11 +101,15 @@ export class ChatSession {
       this.print();
       if (result.text.length > 0) manager.addMessage({ role: 'assistant', parts: [{ type: 'text', text: result.text }] });
       else this.print(this.options.colors.dim('(empty reply)'));
-      if (result.usage.inputTokens !== undefined) manager.recordReportedPromptTokens(result.usage.inputTokens, sent);
     } catch (error) {
       stopSpinner();
       if (streamed.length > 0) this.print();
-      if (controller.signal.aborted) {
+      const core = await import('@ollm/core');
+      if (core.ContextOverflowError.isInstance(error)) {
+        if (error.messageId === pending.id) manager.removeMessage(pending.id);
+        await this.printError(error);
+        if (error.messageId === pending.id) this.print(this.options.colors.dim('(the message was not sent; the session record keeps it)'));
+      } else if (controller.signal.aborted) {
         if (streamed.length > 0) manager.addMessage({ role: 'assistant', parts: [{ type: 'text', text: streamed }], metadata: { interrupted: true } });
         this.print(this.options.colors.dim(streamed.length > 0 ? '(reply cancelled; the partial reply is kept)' : '(reply cancelled)'));
       } else {
@@ -106,7 +118,11 @@ export class ChatSession {
     } finally {
       reader.setInterruptHandler(undefined);
     }
-    await this.compressIfNeeded(reader);
+    try {
+      await this.compressIfNeeded(reader);
+    } finally {
+      reader.setBusy(false);
+    }
   }
 
   /** Automatic compression after a turn, when the budget says so. */
@@ -134,17 +150,30 @@ export class ChatSession {
    * the level changed to low or critical, the status line, and the saved context.
    */
   async afterChange(): Promise<void> {
-    const reliability = this.manager.reliability();
-    if (reliability.level !== this.lastLevel) {
-      const fell = levelRank[reliability.level] > levelRank[this.lastLevel];
-      if (fell && (reliability.level === 'low' || reliability.level === 'critical')) {
-        const { reliabilityWarning } = await import('@ollm/core');
-        this.print(this.options.colors.yellow(reliabilityWarning(this.options.modelName, this.manager.compressionCount)));
-      }
-      this.lastLevel = reliability.level;
-    }
+    await this.checkReliability();
     this.print(this.statusLine());
     await this.saveContext();
+  }
+
+  /**
+   * The reliability warning: when the session starts below medium, and whenever the level drops.
+   * An unknown model size says so once, instead of a level it cannot know.
+   */
+  async checkReliability(): Promise<void> {
+    const reliability = this.manager.reliability();
+    const previous = this.lastLevel;
+    this.lastLevel = reliability.level;
+    if (reliability.level === previous) return;
+    if (reliability.level === 'unknown') {
+      if (previous === undefined) this.print(this.options.colors.dim(`reliability unknown: the size of ${this.options.modelName} is not in its name and the server did not report it`));
+      return;
+    }
+    const starting = previous === undefined || previous === 'unknown';
+    const fell = starting ? levelRank[reliability.level] >= levelRank.low : levelRank[reliability.level] > levelRank[previous];
+    if (fell && (reliability.level === 'low' || reliability.level === 'critical')) {
+      const { reliabilityWarning } = await import('@ollm/core');
+      this.print(this.options.colors.yellow(reliabilityWarning(this.options.modelName, this.manager.compressionCount, reliability.level)));
+    }
   }
 
   statusLine(): string {
@@ -156,7 +185,7 @@ export class ChatSession {
   async saveContext(): Promise<void> {
     await writeActiveContext(
       this.options.contextFile,
-      { version: 1, sessionId: this.options.sessionId, savedAt: new Date().toISOString(), context: this.manager.state() },
+      { version: 1, sessionId: this.options.sessionId, savedAt: (this.options.clock ?? (() => new Date()))().toISOString(), context: this.manager.state() },
       this.options.secrets,
     );
   }
@@ -177,6 +206,9 @@ export class ChatSession {
       this.print(colors.cyan(`folded ${event.messageIds.length} old user message${event.messageIds.length === 1 ? '' : 's'} into a checkpoint (${event.reason})`)),
     );
     manager.on('rollover-complete', (event) => this.print(colors.cyan(`context restarted by ${event.provider} (rollover)`)));
+    manager.on('tool-results-truncated', (event) =>
+      this.print(colors.cyan(event.results.map((result) => `tool output cut from ${result.tokensBefore} to ${result.tokensAfter} tokens before sending (ollm recover ${result.sha256.slice(0, 12)})`).join('\n'))),
+    );
     if (!debug) return;
     manager.on('compression-skipped', (event) => this.print(colors.dim(`skipped ${event.provider}: ${event.reason}`)));
     manager.on('auto-snapshot-created', (event) => this.print(colors.dim(`snapshot ${event.snapshotId} taken before compressing`)));
@@ -186,7 +218,7 @@ export class ChatSession {
 }
 
 /** Higher is worse: the warning is for a fall, not for a restore that brought reliability back up. */
-const levelRank: Readonly<Record<ReliabilityLevel, number>> = { high: 0, medium: 1, low: 2, critical: 3 };
+const levelRank: Readonly<Record<Exclude<ReliabilityLevel, 'unknown'>, number>> = { high: 0, medium: 1, low: 2, critical: 3 };
 
 function onlyOnce(action: () => void): () => void {
   let done = false;

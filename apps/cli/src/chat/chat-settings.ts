@@ -9,7 +9,9 @@ export interface ChatFlags {
   readonly api?: string;
   readonly baseUrl?: string;
   readonly contextSize?: string;
+  readonly replyReserve?: string;
   readonly session?: string;
+  readonly force?: boolean;
 }
 
 export interface ChatSettings {
@@ -17,6 +19,8 @@ export interface ChatSettings {
   /** The window from `--context-size` or a config file / environment; undefined: ask the model. */
   readonly contextSize: number | undefined;
   readonly sessionId: string | undefined;
+  /** `--force`: take the session's lock even from another running ollm. */
+  readonly force: boolean;
 }
 
 /** The model's window when neither flags, config nor the server say. */
@@ -36,17 +40,22 @@ export async function resolveChatSettings(io: CliIo, flags: ChatFlags): Promise<
     }
     overrides.api = flags.api;
   }
-  if (flags.contextSize !== undefined) {
-    const size = Number(flags.contextSize.replace(/[_,]/g, ''));
-    if (!Number.isInteger(size) || size < 512) {
-      throw new core.InvalidArgumentError({ argument: 'context-size', message: `Invalid --context-size "${flags.contextSize}": use a whole number of tokens, at least 512.` });
-    }
-    overrides.contextSize = size;
-  }
+  if (flags.contextSize !== undefined) overrides.contextSize = parseTokenCount(core, 'context-size', flags.contextSize, 512);
+  if (flags.replyReserve !== undefined) overrides.compression = { replyReserve: parseTokenCount(core, 'reply-reserve', flags.replyReserve, 16) };
   // --base-url alone means the OpenAI-compatible API: nothing else would use it.
   if (flags.baseUrl !== undefined && flags.api === undefined) overrides.api = 'openai';
   const loaded = await core.loadConfig({ cwd: io.cwd, env: io.env as NodeJS.ProcessEnv, overrides });
   const contextSize = loaded.sources['contextSize'] === 'default' ? undefined : loaded.config.contextSize;
   if (flags.session !== undefined) core.validateStorageId('session', flags.session);
-  return { loaded, contextSize, sessionId: flags.session };
+  return { loaded, contextSize, sessionId: flags.session, force: flags.force === true };
+}
+
+/** A flag's token count: a whole number, `_` or `,` allowed between digits (`16_384`, `16,384`). */
+function parseTokenCount(core: typeof import('@ollm/core'), flag: string, text: string, minimum: number): number {
+  const trimmed = text.trim();
+  const count = /^\d+(?:[_,]\d+)*$/.test(trimmed) ? Number(trimmed.replace(/[_,]/g, '')) : Number.NaN;
+  if (!Number.isSafeInteger(count) || count < minimum) {
+    throw new core.InvalidArgumentError({ argument: flag, message: `Invalid --${flag} "${text}": use a whole number of tokens, at least ${minimum}.` });
+  }
+  return count;
 }

@@ -7,13 +7,21 @@ import { describeRemoved } from './describe-compression.js';
 import type { SlashCommand } from './slash-command.js';
 import { plural } from '../output/plural.js';
 
+/** gptme's names for the two ways to compact, kept as deprecated aliases. */
+const DEPRECATED_COMPACT_NAMES: Readonly<Record<string, string>> = { auto: 'trim', resume: 'summarize' };
+/** Below this saving, a rule-based /compact points to the model-based restart. */
+const SMALL_SAVING = 0.1;
+
 export const compactCommand: SlashCommand = {
   name: 'compact',
   usage: '[trim|summarize|PROVIDER|A,B]',
   summary: 'compress now (default trim); prints tokens before -> after and what was removed',
   async run(session, argument) {
     const core = await import('@ollm/core');
-    const name = argument.length > 0 ? argument.replace(/\s*,\s*/g, ',') : 'trim';
+    const typed = argument.length > 0 ? argument.replace(/\s*,\s*/g, ',') : 'trim';
+    const alias = DEPRECATED_COMPACT_NAMES[typed.toLowerCase()];
+    if (alias) session.warn(`/compact ${typed} is deprecated: it runs /compact ${alias}; type that instead`);
+    const name = alias ?? typed;
     const spinner = startSpinner(session.options.io, `compacting with ${name}`);
     let outcome;
     try {
@@ -22,8 +30,14 @@ export const compactCommand: SlashCommand = {
     } finally {
       spinner.stop();
     }
-    session.print(describeRemoved(outcome.result.removed, join(session.options.home, core.RECOVERY_FOLDER)));
+    const { tokensBefore, tokensAfter } = outcome.result.stats;
+    const saving = tokensBefore === 0 ? 0 : (tokensBefore - tokensAfter) / tokensBefore;
+    if (tokensAfter >= tokensBefore) session.print(`nothing to compact with ${name}: the context stays at ${formatInteger(tokensBefore)} tokens`);
+    else session.print(describeRemoved(outcome.result.removed, join(session.options.home, core.RECOVERY_FOLDER)));
     for (const limitation of outcome.result.limitations) session.print(session.options.colors.dim(`note: ${limitation}`));
+    if (saving < SMALL_SAVING && !name.split(',').includes('summarize')) {
+      session.print(`${name} saved ${formatShare(Math.max(0, tokensBefore - tokensAfter), tokensBefore)} of the context; /compact summarize restarts it from a summary the model writes.`);
+    }
   },
 };
 
@@ -55,7 +69,9 @@ export const statusCommand: SlashCommand = {
     const budget = manager.budget();
     const parts = await budgetBreakdown(manager);
     const rows = Object.entries(parts).map(([part, tokens]) => [part, formatInteger(tokens), formatShare(tokens, budget.contextSize)]);
-    session.print(`Session ${options.sessionId} · ${options.modelName} at ${options.endpoint} · window ${formatInteger(budget.contextSize)} tokens`);
+    session.print(
+      `Session ${options.sessionId} · ${options.modelName} at ${options.endpoint} · window ${formatInteger(budget.contextSize)} tokens, ${formatInteger(budget.replyReserve)} kept for the reply: requests hold at most ${formatInteger(budget.requestLimit)}`,
+    );
     session.print(renderTable([['part', 'tokens', 'of window'], ...rows, ['total', formatInteger(budget.totalTokens), formatShare(budget.totalTokens, budget.contextSize)]], { indent: '  ', align: ['left', 'right', 'right'] }));
     const reliability = manager.reliability();
     session.print(

@@ -56,12 +56,16 @@ export async function runChat(options: RunChatOptions): Promise<void> {
     .filter((name) => registry.has(name))
     .join(',');
   const sessionId = settings.sessionId ?? newSessionId();
+  // Before anything is written: a session another chat holds is refused, not interleaved.
+  const lock = core.acquireSessionLock({ home: config.home, sessionId, force: settings.force });
   const secrets = config.apiKey ? [config.apiKey] : [];
   const history = new core.SessionHistory({ home: config.home, sessionId, model: config.model, provider, secrets });
   const snapshots = new core.SnapshotStore({ home: config.home, retain: config.snapshots.retain, secrets });
   const modelSize = core.parseModelSize(connected.parameterSize) ?? core.parseModelSize(config.model);
   const manager = new core.ContextManager({
     contextSize: connected.contextSize,
+    ...(config.compression.replyReserve !== undefined ? { replyReserve: config.compression.replyReserve } : {}),
+    automaticCompression: config.compression.enabled,
     systemPrompt: SYSTEM_PROMPT,
     tokens: new core.TokenCounter(core.createTokenizer(core.encodingForModel(config.model))),
     registry,
@@ -109,12 +113,19 @@ export async function runChat(options: RunChatOptions): Promise<void> {
     secrets,
     debug: options.debug,
   });
-  session.print(`ollm chat · session ${sessionId} · ${config.model} at ${connected.endpoint} · window ${formatInteger(connected.contextSize)} tokens · provider ${provider}`);
+  const budget = manager.budget();
+  session.print(
+    `ollm chat · session ${sessionId} · ${config.model} at ${connected.endpoint} · window ${formatInteger(connected.contextSize)} tokens (${formatInteger(budget.replyReserve)} kept for the reply) · provider ${provider}`,
+  );
+  if (lock.tookOverStaleLock || lock.tookOverLiveLock) {
+    session.warn(`took over session ${sessionId} from ${lock.tookOverLiveLock ? 'a running' : 'an ended'} ollm${lock.previousPid !== undefined ? ` (pid ${lock.previousPid})` : ''}`);
+  }
   if (resumed) {
     session.print(`Resumed: ${resumed}.`);
     session.print(session.statusLine());
   }
-  session.print('Type /help for commands; Ctrl-D or /quit ends the chat.');
+  await session.checkReliability();
+  session.print('Type /help for commands; end a line with \\ to go on on the next one; Ctrl-D or /quit ends the chat.');
 
   const colors = colorsFor(io);
   const reader = createLineReader({
@@ -122,17 +133,20 @@ export async function runChat(options: RunChatOptions): Promise<void> {
     terminal: options.terminal,
     ...(options.terminalOutput ? { output: options.terminalOutput } : {}),
     onQuitHint: () => session.print(colors.dim('\n(press Ctrl-C again to quit, or Ctrl-D, or type /quit)')),
+    onDiscarded: (text) => session.print(colors.dim(`(discarded what was typed while the model was busy: "${oneLine(text).slice(0, 60)}${text.length > 60 ? '…' : ''}")`)),
   });
   try {
     for (;;) {
-      const line = await reader.nextLine();
-      if (line === undefined) break;
-      if (!options.terminal) io.stdout.write(`> ${line}\n`);
-      const text = line.trim();
-      if (text.length === 0) continue;
-      if (text.startsWith('/')) {
-        if ((await runSlashCommand(session, text)) === 'quit') break;
-        if (CHANGING_COMMANDS.test(text)) await session.afterChange();
+      const input = await reader.nextInput();
+      if (input === undefined) break;
+      if (!options.terminal) io.stdout.write(`${input.text.split('\n').map((line, index) => `${index === 0 ? '>' : '.'} ${line}`).join('\n')}\n`);
+      // Messages keep their indentation and inner newlines; only a slash command is trimmed.
+      const text = input.text.replace(/\s+$/, '');
+      if (text.trim().length === 0) continue;
+      if (input.source === 'line' && text.trimStart().startsWith('/')) {
+        const command = text.trim();
+        if ((await runSlashCommand(session, command)) === 'quit') break;
+        if (CHANGING_COMMANDS.test(command)) await session.afterChange();
         else await session.saveContext();
         continue;
       }
@@ -142,6 +156,7 @@ export async function runChat(options: RunChatOptions): Promise<void> {
   } finally {
     reader.close();
     history.close();
+    lock.release();
   }
   // Ctrl-D or Ctrl-C leave the cursor after the prompt.
   if (options.terminal) session.print();

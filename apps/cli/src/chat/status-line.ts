@@ -11,15 +11,15 @@ export interface StatusLineInput {
 }
 
 /**
- * `Context: 5,234/13,600 (65%) · reliability medium · 2 compressions · provider goal-aware`:
- * tokens sent to the model (system prompt, goal, checkpoints and conversation, calibrated by the
- * server's counts) over the window.
+ * `Context: 5,234/13,600 (38%) · reliability medium · 2 compressions · provider goal-aware`:
+ * tokens the next request holds (system prompt, goal, checkpoints and conversation, calibrated by
+ * the server's counts) over the most a request may hold (the window less the reply reserve).
  */
 export function formatStatusLine(input: StatusLineInput): string {
   const { budget } = input;
-  const percent = budget.contextSize === 0 ? 0 : Math.round((budget.totalTokens / budget.contextSize) * 100);
+  const percent = budget.requestLimit === 0 ? 0 : Math.round((budget.totalTokens / budget.requestLimit) * 100);
   const compressions = `${input.compressions} compression${input.compressions === 1 ? '' : 's'}`;
-  return `Context: ${formatInteger(budget.totalTokens)}/${formatInteger(budget.contextSize)} (${percent}%) · reliability ${input.reliability.level} · ${compressions} · provider ${input.provider}`;
+  return `Context: ${formatInteger(budget.totalTokens)}/${formatInteger(budget.requestLimit)} (${percent}%) · reliability ${input.reliability.level} · ${compressions} · provider ${input.provider}`;
 }
 
 /** Green while reliability is high, yellow at medium, red below. */
@@ -33,5 +33,7 @@ export function colorForLevel(colors: Colors, level: ReliabilityLevel): (text: s
       return colors.red;
     case 'critical':
       return (text) => colors.bold(colors.red(text));
+    case 'unknown':
+      return colors.dim;
   }
 }

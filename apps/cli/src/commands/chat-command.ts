@@ -12,7 +12,9 @@ Chat options (\`ollm [options]\` is \`ollm chat [options]\`):
   --api <ollama|openai>  model API (default: ollama)
   --base-url <url>       OpenAI-compatible server, e.g. http://127.0.0.1:8080/v1 (implies --api openai)
   --context-size <n>     window in tokens (default: the model's, else 16,384)
-  --session <id>         resume this session (or start one with this id)`;
+  --reply-reserve <n>    tokens kept back for the model's reply (default: 15% of the window)
+  --session <id>         resume this session (or start one with this id)
+  --force                take over the session even if another running ollm holds it`;
 
 /**
  * `ollm chat`, the default command: a bare `ollm [chat options]` lands here. A first word that is
@@ -28,7 +30,9 @@ export function registerChatCommand(program: Command, context: CommandContext): 
     .option('--api <api>', 'model API: ollama or openai (default: ollama)')
     .option('--base-url <url>', 'OpenAI-compatible server, e.g. http://127.0.0.1:8080/v1 (implies --api openai)')
     .option('--context-size <tokens>', "window in tokens (default: the model's context length, else 16,384)")
+    .option('--reply-reserve <tokens>', "tokens kept back for the model's reply (default: compression.replyReserve, else 15% of the window)")
     .option('--session <id>', 'resume this session (or start one with this id)')
+    .option('--force', 'take over the session even if another running ollm holds it')
     .allowExcessArguments(true)
     .addHelpText(
       'after',
@@ -43,6 +47,8 @@ Examples:
   $ ollm --model qwen2.5-coder:7b --context-size 8192
   $ ollm --api openai --base-url http://127.0.0.1:8080/v1 --model local
   $ ollm --session 20261130-061702-3f2a
+  $ ollm --session 20261130-061702-3f2a --force
+  $ ollm --context-size 8192 --reply-reserve 1_024
   $ printf 'hello\\n/status\\n' | ollm --context-size 2048`,
     )
     .action(async (options: ChatFlags, command: Command) => {

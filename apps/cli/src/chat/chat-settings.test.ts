@@ -1,0 +1,76 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { InvalidArgumentError } from '@ollm/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { CliIo } from '../cli-io.js';
+import { resolveChatSettings, type ChatFlags } from './chat-settings.js';
+
+const folders: string[] = [];
+afterEach(() => {
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
+
+/** An io rooted in an empty project folder with its own ollm home, so no real config is read. */
+function newIo(): CliIo {
+  const cwd = mkdtempSync(join(tmpdir(), 'ollm-chat-settings-'));
+  folders.push(cwd);
+  const ignore = { write: () => true };
+  return { stdout: ignore, stderr: ignore, cwd, env: { OLLM_HOME: join(cwd, 'home') }, isTTY: false };
+}
+
+async function rejection(flags: ChatFlags, io = newIo()): Promise<unknown> {
+  return resolveChatSettings(io, flags).then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+}
+
+describe('resolveChatSettings', () => {
+  it('leaves force off and the reply reserve to the runtime when no flag is given', async () => {
+    const settings = await resolveChatSettings(newIo(), {});
+    expect(settings.force).toBe(false);
+    expect(settings.loaded.config.compression.replyReserve).toBeUndefined();
+    expect(settings.contextSize).toBeUndefined();
+  });
+
+  it('passes --force through', async () => {
+    expect((await resolveChatSettings(newIo(), { force: true, session: 's1' })).force).toBe(true);
+  });
+
+  it.each([
+    ['2048', 2048],
+    ['16', 16],
+    ['16_384', 16_384],
+    ['16,384', 16_384],
+    [' 1_000_000 ', 1_000_000],
+  ])('parses --reply-reserve %j as %i tokens, overriding compression.replyReserve', async (text, tokens) => {
+    const io = newIo();
+    writeFileSync(join(io.cwd, '.ollmrc.json'), JSON.stringify({ compression: { replyReserve: 512, threshold: 0.7 } }));
+    const { loaded } = await resolveChatSettings(io, { replyReserve: text });
+    expect(loaded.config.compression.replyReserve).toBe(tokens);
+    expect(loaded.sources['compression.replyReserve']).toBe('flag');
+    expect(loaded.config.compression.threshold).toBe(0.7);
+  });
+
+  it('keeps compression.replyReserve from config when the flag is absent', async () => {
+    const io = newIo();
+    writeFileSync(join(io.cwd, '.ollmrc.json'), JSON.stringify({ compression: { replyReserve: 512 } }));
+    expect((await resolveChatSettings(io, {})).loaded.config.compression.replyReserve).toBe(512);
+  });
+
+  it.each(['0', '15', '-100', '1.5', '1e3', '0x100', 'lots', '', '_100', '1__000', '9'.repeat(20)])(
+    'rejects --reply-reserve %j with a clear message',
+    async (text) => {
+      const error = await rejection({ replyReserve: text });
+      expect(InvalidArgumentError.isInstance(error)).toBe(true);
+      expect((error as InvalidArgumentError).message).toBe(`Invalid --reply-reserve "${text}": use a whole number of tokens, at least 16.`);
+    },
+  );
+
+  it('parses --context-size the same way', async () => {
+    expect((await resolveChatSettings(newIo(), { contextSize: '8,192' })).contextSize).toBe(8192);
+    const error = await rejection({ contextSize: '511' });
+    expect((error as Error).message).toBe('Invalid --context-size "511": use a whole number of tokens, at least 512.');
+  });
+});
