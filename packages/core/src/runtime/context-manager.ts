@@ -15,7 +15,7 @@ import type { LanguageModel, LanguageModelResult } from '../spec/language-model.
 import { silentLogger, type ProviderContext } from '../spec/provider-context.js';
 import type { ContextSnapshot, ContextState, SnapshotSummary } from '../storage/snapshot-store.js';
 import { createTokenizer } from '../tokens/bpe-tokenizer.js';
-import { TokenCounter } from '../tokens/token-counter.js';
+import { MESSAGE_OVERHEAD_TOKENS, TokenCounter } from '../tokens/token-counter.js';
 import { isCheckpointMessage } from './checkpoint-metadata.js';
 import { ContextSnapshots } from './context-snapshots.js';
 import { compressionBaseline, reportCompression, type CompressionBaseline } from './compression-report.js';
@@ -174,8 +174,9 @@ export class ContextManager {
    */
   systemMessage(): Message | undefined {
     const goal = this.goals.render();
-    const quotes = renderFoldedQuotes(this.foldedQuotes, this.quotesBudget(), this.tokens);
-    const text = [this.systemPrompt, goal, quotes].filter((part) => part.length > 0).join('\n\n');
+    const base = [this.systemPrompt, goal].filter((part) => part.length > 0).join('\n\n');
+    const quotes = this.foldedQuotes.length > 0 ? renderFoldedQuotes(this.foldedQuotes, this.quotesBudget(base), this.tokens) : '';
+    const text = [base, quotes].filter((part) => part.length > 0).join('\n\n');
     if (text.length === 0) return undefined;
     return { id: 'ollm-system', role: 'system', parts: [{ type: 'text', text }], pinned: true };
   }
@@ -316,8 +317,14 @@ export class ContextManager {
     this.events.emit('tool-results-truncated', { results: truncated });
   }
 
-  private quotesBudget(): number {
-    return Math.floor((this.options.contextSize - this.replyReserve) * FOLDED_QUOTES_SHARE);
+  /**
+   * Room for the folded quotes: their share of the request limit, and never more than the request
+   * leaves (in uncalibrated tokens), so quotes of old messages cannot push the pending one out.
+   */
+  private quotesBudget(systemText: string): number {
+    const rawLimit = Math.floor((this.options.contextSize - this.replyReserve) / this.calibration.ratio);
+    const room = rawLimit - this.tokens.countText(systemText) - MESSAGE_OVERHEAD_TOKENS - this.tokens.countMessages(this.messages);
+    return Math.max(0, Math.min(Math.floor(rawLimit * FOLDED_QUOTES_SHARE), room));
   }
 
   /**

@@ -22,14 +22,19 @@ export function quoteUserMessage(message: Message, position: number, tokens: Tok
 }
 
 /**
- * The quotes block of the system message, within `budget` tokens: the first quote (the task)
- * always, then the newest that fit; the ones between are counted, never silently gone.
+ * The quotes block of the system message, within `budget` tokens: the first quote (the task),
+ * then the newest that fit; the ones between are counted, never silently gone. When not even the
+ * first fits (the request needs the room), one line says how many were folded.
  */
 export function renderFoldedQuotes(quotes: readonly FoldedUserQuote[], budget: number, tokens: TokenCounter): string {
   if (quotes.length === 0) return '';
   const line = (quote: FoldedUserQuote) => `> ${quote.text}`;
   const [first, ...rest] = quotes;
   let used = tokens.countText(TITLE) + tokens.countText(line(first!)) + 16;
+  if (used > budget) {
+    const count = `(${quotes.length} earlier user message${quotes.length === 1 ? ' was' : 's were'} folded out to fit the window; they are in the session history.)`;
+    return tokens.countText(count) + 8 <= budget ? count : '';
+  }
   const newest: string[] = [];
   for (const quote of [...rest].reverse()) {
     const cost = tokens.countText(line(quote)) + 1;

@@ -66,12 +66,14 @@ export function createWindowGuardProvider(): ContextProvider {
 
 /**
  * User messages before this index have had their reply: it is the last assistant message's
- * position, and never past the latest user message, which is never folded.
+ * position, and never past the latest user message, which is never folded. With no assistant
+ * message left (earlier rounds dropped them all), only the latest user message counts as waiting.
  */
 function answeredBefore(messages: readonly Message[]): number {
   const lastAssistant = messages.findLastIndex((message) => message.role === 'assistant');
   const latestUser = messages.findLastIndex((message) => message.role === 'user');
-  return Math.max(0, Math.min(lastAssistant, latestUser === -1 ? messages.length : latestUser));
+  if (latestUser === -1) return messages.length;
+  return lastAssistant === -1 ? latestUser : Math.min(lastAssistant, latestUser);
 }
 
 /**
