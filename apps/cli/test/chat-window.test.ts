@@ -1,0 +1,107 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TokenCounter, createTokenizer, messageText, readSession, type Message } from '@ollm/core';
+import { chatRequests, startFakeModelServer, type FakeModelServer } from '@ollm/fake-model-server';
+import { ChatDriver, binaryBuilt, runBinary } from './chat-driver.js';
+import { temporaryFolder } from './run-ollm.js';
+
+const counter = new TokenCounter(createTokenizer('o200k_base'));
+const words = (count: number) => Array.from({ length: count }, (_, index) => `word${index % 40}`).join(' ');
+
+/** The chat as a new user meets it: the window rule, input, the session lock, /compact names, reliability. */
+describe.skipIf(!binaryBuilt)('ollm chat keeps every request inside the window (built binary, piped stdin)', () => {
+  let server: FakeModelServer;
+  let folder: ReturnType<typeof temporaryFolder>;
+  let env: Record<string, string>;
+  beforeAll(async () => {
+    server = await startFakeModelServer();
+    folder = temporaryFolder();
+    env = { OLLM_HOME: join(folder.path, 'home'), HOME: folder.path };
+  });
+  afterAll(async () => {
+    await server.close();
+    folder.remove();
+  });
+  const args = (...extra: string[]) => ['--host', server.url, '--model', 'fake-llama:8b', '--context-size', '2048', ...extra];
+
+  it('refuses a paste that alone cannot fit, sends nothing over window - reserve, and goes on', async () => {
+    await server.reset();
+    const input = ['a short question', words(2_500), 'and after the refusal?'].join('\n');
+    const run = await runBinary(args('--session', 'too-large'), env, folder.path, `${input}\n`);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(/^ollm: The request needs [\d,]+ tokens but the window holds 1,741 \(2,048 less 307 kept for the reply\): the latest message alone is [\d,]+ tokens; shorten or split it, or use a larger --context-size\. Nothing was sent\.$/m);
+    expect(run.stdout).toContain('(the message was not sent; the session record keeps it)');
+    expect(run.stdout).toContain('fake reply to: and after the refusal?');
+    const chats = chatRequests(server);
+    expect(chats.length).toBeGreaterThanOrEqual(2);
+    for (const request of chats) {
+      expect(request.promptTokens).toBeLessThanOrEqual(1_741);
+      expect(request.maxTokens).toBe(307);
+    }
+    // Nothing is lost: the session record keeps the refused paste.
+    const recorded = readSession(env['OLLM_HOME']!, 'too-large').messages.filter((message: Message) => message.role === 'user').map(messageText);
+    expect(recorded).toEqual(['a short question', words(2_500), 'and after the refusal?']);
+  });
+
+  it('joins lines ending with a backslash into one message, indentation kept', async () => {
+    await server.reset();
+    const run = await runBinary(args('--session', 'multi-line'), env, folder.path, 'def f(x):\\\n    return x + 1\\\n\nsecond message\n');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('> def f(x):\n.     return x + 1\nfake reply to: def f(x):');
+    const recorded = readSession(env['OLLM_HOME']!, 'multi-line').messages.filter((message: Message) => message.role === 'user').map(messageText);
+    expect(recorded).toEqual(['def f(x):\n    return x + 1', 'second message']);
+    expect(chatRequests(server)).toHaveLength(2);
+  });
+
+  it('compresses a nearly full context before a paste that fits alone, and sends the paste whole', async () => {
+    await server.reset();
+    // Fill to ~90%, then a paste that fits alone but not with the rest: compressed first, then sent whole.
+    const lines = Array.from({ length: 8 }, (_, index) => `question ${index}: ${words(170)}`);
+    const paste = `paste: ${words(420)}`;
+    const run = await runBinary(args('--session', 'fill-then-paste', '--provider', 'trim'), env, folder.path, `${[...lines, paste].join('\n')}\n`);
+    expect(run.code).toBe(0);
+    const chats = chatRequests(server);
+    for (const request of chats) expect(request.promptTokens).toBeLessThanOrEqual(1_741);
+    const last = chats.at(-1)!;
+    expect(messageText(last.messages.at(-1)!)).toBe(paste);
+    expect(counter.countText(paste)).toBeGreaterThan(800);
+    expect(run.stdout).toMatch(/^compressed with [\w,-]+ \(automatic\): /m);
+  });
+
+  it('refuses a second chat on a live session, naming it and the pid; --force takes it over', async () => {
+    const first = new ChatDriver(args('--session', 'shared'), env, folder.path);
+    await first.waitFor(/Type \/help/);
+    const second = await runBinary(args('--session', 'shared'), env, folder.path, 'hello\n');
+    expect(second.code).toBe(2);
+    expect(second.stderr).toMatch(/^ollm: Session shared is open in another ollm \(pid \d+\); end that chat first, or pass --force if it is not running\.\n$/);
+    const forced = await runBinary(args('--session', 'shared', '--force'), env, folder.path, '/quit\n');
+    expect(forced.code).toBe(0);
+    expect(forced.stderr).toMatch(/took over session shared from a running ollm \(pid \d+\)/);
+    first.send('/quit');
+    expect((await first.end()).code).toBe(0);
+    // A lock left by an ended chat does not block the next one.
+    expect((await runBinary(args('--session', 'shared'), env, folder.path, '/quit\n')).code).toBe(0);
+  });
+
+  it('runs gptme\'s /compact auto and /compact resume as deprecated aliases, and says when a compaction saves little', async () => {
+    const input = ['first question', 'second question', '/compact auto', '/compact resume'].join('\n');
+    const run = await runBinary(args('--session', 'aliases'), env, folder.path, `${input}\n`);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('ollm: /compact auto is deprecated: it runs /compact trim; type that instead');
+    expect(run.stderr).toContain('ollm: /compact resume is deprecated: it runs /compact summarize; type that instead');
+    expect(run.stdout).toMatch(/^nothing to compact with trim: the context stays at [\d,]+ tokens$/m);
+    expect(run.stdout).toMatch(/^trim saved 0\.0% of the context; \/compact summarize restarts it from a summary the model writes\.$/m);
+    expect(run.stdout).not.toContain('removed: nothing (content was shortened');
+  });
+
+  it('calls a model of unknown size "unknown", not critical, and warns at the start for a small one', async () => {
+    const unknown = await runBinary(['--host', server.url, '--model', 'my-model', '--context-size', '2048'], env, folder.path, 'hi\n');
+    // The fake server reports the parameter size of its first model for any name: use the OpenAI API, which reports none.
+    const openai = await runBinary(['--api', 'openai', '--base-url', `${server.url}/v1`, '--model', 'my-model', '--context-size', '2048'], env, folder.path, 'hi\n');
+    expect(openai.stdout).toMatch(/^Context: .* · reliability unknown · /m);
+    expect(openai.stdout).toContain('reliability unknown: the size of my-model is not in its name and the server did not report it');
+    expect(openai.stdout).not.toContain('Context Compression Warning');
+    expect(unknown.stdout).toMatch(/^Context: .* · reliability low · /m);
+    expect(unknown.stdout).toContain('Your model (my-model) starts at reliability low, before any compression.');
+  });
+});
