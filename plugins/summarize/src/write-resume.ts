@@ -1,4 +1,4 @@
-import { cutAtSentence, fitToTokens, splitIntoChunks, type LanguageModel, type Message, type MessagePart, type TokenCounter } from '@ollm/core';
+import { cutAtSentence, fitToTokens, splitIntoChunks, tokenPrefix, type LanguageModel, type Message, type MessagePart, type TokenCounter } from '@ollm/core';
 
 const SYSTEM_PROMPT =
   'You write hand-over notes so a coding assistant can restart from a fresh context. ' +
@@ -24,9 +24,16 @@ export interface ResumeOutcome {
   readonly chunks: number;
 }
 
+/** Tokens a server's chat template adds beyond the messages: kept free in every request. */
+const TEMPLATE_MARGIN = 64;
+/** The RESUME never asks for more than this share of the model's window as its reply. */
+const MAXIMUM_OUTPUT_SHARE = 0.25;
+
 /**
  * Asks the model for a RESUME of `messages` (gptme's `/compact summarize`). A conversation too
  * large for the model's window is summarised in parts first, and the RESUME is written from them.
+ * Every request obeys the window rule against the model's own window: prompt + reply limit +
+ * a template margin fit it (the parts are cut to fit when they do not together).
  */
 export async function writeResume(messages: readonly Message[], settings: ResumeSettings): Promise<ResumeOutcome> {
   const { tokens } = settings;
@@ -45,17 +52,21 @@ export async function writeResume(messages: readonly Message[], settings: Resume
     return cutAtSentence(result.text.trim(), maxOutputTokens, tokens.tokenizer);
   };
   const entries = messages.filter((message) => message.role !== 'system').map((message, index) => render(message, index, settings));
-  const overhead = tokens.countMessages(resumePrompt('', settings.resumeMaxTokens));
-  const budget = Math.max(256, settings.modelContextTokens - settings.resumeMaxTokens - overhead - 64);
+  const resumeTokens = Math.max(16, Math.min(settings.resumeMaxTokens, Math.floor(settings.modelContextTokens * MAXIMUM_OUTPUT_SHARE)));
+  const overhead = tokens.countMessages(resumePrompt('', resumeTokens));
+  const budget = Math.max(32, settings.modelContextTokens - resumeTokens - overhead - TEMPLATE_MARGIN);
   const chunks = splitIntoChunks(entries, budget, tokens, "[… cut to fit the model's window]");
-  if (chunks.length === 1) return { text: await call(resumePrompt(chunks[0]!, settings.resumeMaxTokens), settings.resumeMaxTokens), chunks: 1, ...usage };
-  const partTarget = Math.max(64, Math.floor(settings.resumeMaxTokens / chunks.length));
+  if (chunks.length === 1) return { text: await call(resumePrompt(chunks[0]!, resumeTokens), resumeTokens), chunks: 1, ...usage };
+  const partTarget = Math.max(32, Math.floor(resumeTokens / chunks.length));
   const parts: string[] = [];
   for (const [index, body] of chunks.entries()) {
     const part = await call(partPrompt(body, index, chunks.length, partTarget), partTarget);
     if (part !== '') parts.push(`[part ${index + 1}]\n${part}`);
   }
-  const text = parts.length === 0 ? '' : await call(resumePrompt(parts.join('\n\n'), settings.resumeMaxTokens), settings.resumeMaxTokens);
+  // Parts that do not fit one request together are each cut to their share of it.
+  const total = parts.reduce((sum, part) => sum + tokens.countText(part) + 2, 0);
+  const fitted = total <= budget ? parts : parts.map((part) => tokenPrefix(part, Math.floor(budget / parts.length) - 2, tokens.tokenizer));
+  const text = fitted.length === 0 ? '' : await call(resumePrompt(fitted.join('\n\n'), resumeTokens), resumeTokens);
   return { text, chunks: chunks.length, ...usage };
 }
 
