@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { ProviderRegistry } from '@ollm/core';
+import type { ProviderRegistry } from '@ollm/runtime';
 import type { CliIo } from './cli-io.js';
 
 /** What every command gets: the injected io, and an optional registry (tests add providers). */

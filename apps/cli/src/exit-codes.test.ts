@@ -1,14 +1,6 @@
 import { CommanderError } from 'commander';
-import {
-  InvalidArgumentError,
-  InvalidConfigError,
-  InvalidProviderOutputError,
-  InvalidTranscriptError,
-  ModelUnavailableError,
-  NoSuchProviderError,
-  OllmError,
-  ProviderExecutionError,
-} from '@ollm/core';
+import { InvalidArgumentError, InvalidProviderOutputError, InvalidTranscriptError, ModelUnavailableError, NoSuchProviderError, OllmError, ProviderExecutionError } from '@ollm/core';
+import { InvalidConfigError } from '@ollm/runtime';
 import { describe, expect, it } from 'vitest';
 import { displayPath, ExitCode, oneLine, reportError } from './exit-codes.js';
 

@@ -32,21 +32,22 @@ export async function reportError(error: unknown, cwd: string): Promise<ErrorRep
   if (isAbort(error)) {
     return { exitCode: ExitCode.interrupted, message: 'interrupted; nothing was written' };
   }
-  const core = await import('@ollm/core');
-  if (core.InvalidTranscriptError.isInstance(error)) {
+  const { InvalidArgumentError, InvalidTranscriptError, NoSuchProviderError, OllmError } = await import('@ollm/core');
+const { InvalidConfigError, SessionInUseError } = await import('@ollm/runtime');
+  if (InvalidTranscriptError.isInstance(error)) {
     return { exitCode: ExitCode.badInput, message: `${displayPath(error.file, cwd)}: ${error.position}: ${error.reason}` };
   }
-  if (core.NoSuchProviderError.isInstance(error) || core.InvalidArgumentError.isInstance(error) || core.InvalidConfigError.isInstance(error)) {
+  if (NoSuchProviderError.isInstance(error) || InvalidArgumentError.isInstance(error) || InvalidConfigError.isInstance(error)) {
     return { exitCode: ExitCode.badInput, message: error.message };
   }
   // Another chat holds the session: the user asked for something that cannot run now.
-  if (core.SessionInUseError.isInstance(error)) {
+  if (SessionInUseError.isInstance(error)) {
     return { exitCode: ExitCode.badInput, message: error.message };
   }
-  if (core.OllmError.isInstance(error) && error.code === 'no-model') {
+  if (OllmError.isInstance(error) && error.code === 'no-model') {
     return { exitCode: ExitCode.badInput, message: `${error.message} (ollm compact: --model NAME; --host URL for another Ollama, --api openai --base-url URL for other servers)` };
   }
-  if (core.OllmError.isInstance(error) && error.code === 'model-unavailable') {
+  if (OllmError.isInstance(error) && error.code === 'model-unavailable') {
     return { exitCode: ExitCode.modelUnreachable, message: error.message };
   }
   const systemError = error as NodeJS.ErrnoException | undefined;

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import type { DiscoveryReport, ProviderRegistry } from '@ollm/core';
+import type { DiscoveryReport, ProviderRegistry } from '@ollm/runtime';
 import type { CliIo } from './cli-io.js';
 import { oneLine } from './exit-codes.js';
 import { colorsFor } from './output/colors.js';
@@ -28,10 +28,10 @@ const cliManifest = fileURLToPath(new URL('../package.json', import.meta.url));
  * finished; the other plugins still load.
  */
 export async function loadProviders(options: LoadProvidersOptions): Promise<LoadedProviders> {
-  const core = await import('@ollm/core');
-  const registry = options.registry ?? new core.ProviderRegistry();
+  const { ProviderRegistry, discoverPlugins } = await import('@ollm/runtime');
+  const registry = options.registry ?? new ProviderRegistry();
   if (!options.usePlugins) return { registry, report: { loaded: [], warnings: [] } };
-  const report = await core.discoverPlugins({ cwd: options.io.cwd, extraManifests: [cliManifest], registry });
+  const report = await discoverPlugins({ cwd: options.io.cwd, extraManifests: [cliManifest], registry });
   const colors = colorsFor(options.io);
   for (const warning of report.warnings) options.io.stderr.write(`ollm: ${colors.yellow('warning:')} ${oneLine(warning.message)}\n`);
   return { registry, report };

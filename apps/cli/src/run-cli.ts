@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
-import type { ProviderRegistry } from '@ollm/core';
+import type { ProviderRegistry } from '@ollm/runtime';
 import type { CliIo } from './cli-io.js';
 import type { CommandContext } from './command-context.js';
 import { ExitCode, oneLine, reportError } from './exit-codes.js';

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TokenCounter, createTokenizer, messageText, readSession, type Message } from '@ollm/core';
+import { TokenCounter, createTokenizer, messageText, type Message } from '@ollm/core';
+import { readSession } from '@ollm/runtime';
 import { chatRequests, startFakeModelServer, type FakeModelServer } from '@ollm/fake-model-server';
 import { ChatDriver, binaryBuilt, runBinary } from './chat-driver.js';
 import { temporaryFolder } from './run-ollm.js';

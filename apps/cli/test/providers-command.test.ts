@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ProviderRegistry } from '@ollm/core';
+import { ProviderRegistry } from '@ollm/runtime';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runOllm, temporaryFolder } from './run-ollm.js';
 import { testRegistry } from './test-providers.js';

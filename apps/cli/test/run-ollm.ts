@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ProviderRegistry } from '@ollm/core';
+import type { ProviderRegistry } from '@ollm/runtime';
 import { runCli } from '../src/run-cli.js';
 
 export interface OllmRun {

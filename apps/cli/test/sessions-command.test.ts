@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SessionHistory, SnapshotStore, type Message } from '@ollm/core';
+import type { Message } from '@ollm/core';
+import { SessionHistory, SnapshotStore } from '@ollm/runtime';
 import { runOllm, temporaryFolder } from './run-ollm.js';
 
 const sessionId = '20261130-061702-3f2a';

@@ -1,13 +1,5 @@
-import {
-  buildCompactionResult,
-  ModelUnavailableError,
-  ProviderRegistry,
-  saveRemovedContent,
-  withParts,
-  type ContextProvider,
-  type Message,
-  type RemovedContent,
-} from '@ollm/core';
+import { buildCompactionResult, ModelUnavailableError, saveRemovedContent, withParts, type ContextProvider, type Message, type RemovedContent } from '@ollm/core';
+import { ProviderRegistry } from '@ollm/runtime';
 
 /** Returns the conversation unchanged. */
 export const identityProvider: ContextProvider = {

@@ -1,4 +1,5 @@
-import { ContextManager, ProviderRegistry, isCheckpointMessage, type ContextProvider, type Message, type MessagePart } from '@ollm/core';
+import { isCheckpointMessage, type ContextProvider, type Message, type MessagePart } from '@ollm/core';
+import { ContextManager, ProviderRegistry } from '@ollm/runtime';
 import { startFakeModelServer } from '@ollm/fake-model-server';
 import { createOllamaModel } from '@ollm/model-ollama';
 import type { BenchConversation } from './fixture-set.js';

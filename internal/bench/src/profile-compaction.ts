@@ -5,7 +5,8 @@
  * (work that does not depend on how loaded the machine is).
  */
 import { join } from 'node:path';
-import { ProviderRegistry, TokenCounter, compactWith, createTokenizer, type Tokenizer } from '@ollm/core';
+import { TokenCounter, compactWith, createTokenizer, type Tokenizer } from '@ollm/core';
+import { ProviderRegistry } from '@ollm/runtime';
 import codeAware from '@ollm/plugin-code-aware';
 import mask from '@ollm/plugin-mask';
 import trim from '@ollm/plugin-trim';

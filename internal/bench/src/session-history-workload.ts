@@ -1,7 +1,8 @@
 import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HISTORY_FILE, SessionHistory, type Message } from '@ollm/core';
+import type { Message } from '@ollm/core';
+import { HISTORY_FILE, SessionHistory } from '@ollm/runtime';
 import { median, timeSync } from './measure.js';
 
 export interface HistoryAppendCost {

@@ -1,6 +1,7 @@
 import type { BaseMessage } from '@langchain/core/messages';
 import { pruneMessages, type ModelMessage } from 'ai';
-import { ProviderRegistry, TokenCounter, compactWith, createTokenizer, type Message } from '@ollm/core';
+import { TokenCounter, compactWith, createTokenizer, type Message } from '@ollm/core';
+import { ProviderRegistry } from '@ollm/runtime';
 import codeAware from '@ollm/plugin-code-aware';
 import mask from '@ollm/plugin-mask';
 import trim from '@ollm/plugin-trim';

@@ -1,6 +1,7 @@
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { HISTORY_FILE, SessionHistory, TokenCounter, type Message, type SessionEntry } from '@ollm/core';
+import { TokenCounter, type Message } from '@ollm/core';
+import { HISTORY_FILE, SessionHistory, type SessionEntry } from '@ollm/runtime';
 import { median } from './median.js';
 
 export interface AppendTiming {

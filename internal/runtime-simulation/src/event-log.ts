@@ -1,4 +1,4 @@
-import type { ContextEventName, ContextEvents, ContextManager } from '@ollm/core';
+import type { ContextEventName, ContextEvents, ContextManager } from '@ollm/runtime';
 
 const RECORDED: readonly ContextEventName[] = [
   'compressed',

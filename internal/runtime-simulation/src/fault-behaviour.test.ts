@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ModelResponseError, ModelUnavailableError, readSession } from '@ollm/core';
+import { ModelResponseError, ModelUnavailableError } from '@ollm/core';
+import { readSession } from '@ollm/runtime';
 import { startFakeModelServer, type Fault } from '@ollm/fake-model-server';
 import { createOllamaModel } from '@ollm/model-ollama';
 import { runTurns } from './run-turns.js';

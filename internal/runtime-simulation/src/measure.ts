@@ -7,7 +7,8 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SessionHistory, TokenCounter, createTokenizer } from '@ollm/core';
+import { TokenCounter, createTokenizer } from '@ollm/core';
+import { SessionHistory } from '@ollm/runtime';
 import { startFakeModelServer } from '@ollm/fake-model-server';
 import { timeAppends, writeSessionFile } from './append-timing.js';
 import { cycleTurns, readSourceTurns } from './fixture-turns.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readSession } from '@ollm/core';
+import { readSession } from '@ollm/runtime';
 import { startFakeModelServer, type FakeModelServer } from '@ollm/fake-model-server';
 import { runTurns, type TurnsReport } from './run-turns.js';
 import { createSimulatedSession, type SimulatedSession } from './simulated-session.js';

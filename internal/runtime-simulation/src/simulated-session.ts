@@ -1,7 +1,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ContextManager, SessionHistory, SnapshotStore, isCheckpointMessage, type LanguageModel } from '@ollm/core';
+import { isCheckpointMessage, type LanguageModel } from '@ollm/core';
+import { ContextManager, SessionHistory, SnapshotStore } from '@ollm/runtime';
 import type { FakeModelServer, RecordedRequest } from '@ollm/fake-model-server';
 import { createOllamaModel } from '@ollm/model-ollama';
 import { EventLog } from './event-log.js';

@@ -1,4 +1,4 @@
-import { ProviderRegistry } from '@ollm/core';
+import { ProviderRegistry } from '@ollm/runtime';
 import codeAware from '@ollm/plugin-code-aware';
 import goalAware from '@ollm/plugin-goal-aware';
 import mask from '@ollm/plugin-mask';

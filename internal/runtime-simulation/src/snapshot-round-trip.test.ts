@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ContextManager, checkpointOf, isCheckpointMessage, type ContextState } from '@ollm/core';
+import { checkpointOf, isCheckpointMessage } from '@ollm/core';
+import { ContextManager, type ContextState } from '@ollm/runtime';
 import { startFakeModelServer, type FakeModelServer } from '@ollm/fake-model-server';
 import { runTurns } from './run-turns.js';
 import { createSimulatedSession, type SimulatedSession } from './simulated-session.js';

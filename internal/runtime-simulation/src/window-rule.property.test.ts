@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ContextManager, ContextOverflowError, TokenCounter, createTokenizer, resolveReplyReserve } from '@ollm/core';
+import { TokenCounter, createTokenizer } from '@ollm/core';
+import { ContextManager, ContextOverflowError, resolveReplyReserve } from '@ollm/runtime';
 import { startFakeModelServer } from '@ollm/fake-model-server';
 import { createOllamaModel } from '@ollm/model-ollama';
 import { SIMULATION_MODEL, chatRequests } from './simulated-session.js';

@@ -94,62 +94,11 @@ export { buildCompactionResult } from './host/build-compaction-result.js';
 export { cutAtSentence, fitToTokens, tokenPrefix } from './host/fit-to-tokens.js';
 export { splitIntoChunks } from './host/split-into-chunks.js';
 
-// Registry and discovery
-export type { RegisteredProvider } from './registry/provider-registry.js';
-export {
-  ProviderRegistry,
-  defaultRegistry,
-  getContextProvider,
-  listProviders,
-  registerProvider,
-} from './registry/provider-registry.js';
-export type { DiscoverOptions, DiscoveredPlugin, DiscoveryReport } from './registry/discover-plugins.js';
-export { PLUGIN_KEYWORD, discoverPlugins, findNearestManifest } from './registry/discover-plugins.js';
+// Protocol shared by the runtime and providers: checkpoint metadata, goal markers
+export type { Checkpoint } from './protocol/checkpoint.js';
+export { checkpointOf, isCheckpointMessage } from './protocol/checkpoint.js';
+export type { ArtifactAction, CheckpointStatus, GoalUpdate } from './protocol/goal-markers.js';
+export { parseGoalMarker, renderGoalBlock } from './protocol/goal-markers.js';
 
-// Goals, reliability, events
-export type { GoalUpdate } from './goals/goal-manager.js';
-export { GoalManager, parseGoalMarker, renderGoalBlock } from './goals/goal-manager.js';
-export type { Reliability, ReliabilityLevel } from './reliability/reliability.js';
-export { computeReliability, parseModelSize, reliabilityLevel, reliabilityWarning } from './reliability/reliability.js';
-export type { ContextEventListener, ContextEventName, ContextEvents } from './events/context-events.js';
-export { ContextEventEmitter } from './events/context-events.js';
-
-// Storage: session history, snapshots, ids
-export { ollmHome, resolveInside, validateStorageId } from './storage/storage-id.js';
-export { withFileLock } from './storage/file-lock.js';
-export { redactSecrets } from './storage/redact-secrets.js';
-export { writeFileAtomic } from './storage/write-file-atomic.js';
-export type { SessionEntry, SessionHistoryOptions, SessionRecord } from './storage/session-history.js';
-export { HISTORY_FILE, SessionHistory, deleteSession, listSessions, readSession, readSessionFile } from './storage/session-history.js';
-export type { ExportedSession } from './storage/export-session.js';
-export { exportSession } from './storage/export-session.js';
-export type { ContextSnapshot, ContextState, SnapshotSummary } from './storage/snapshot-store.js';
-export { SnapshotStore } from './storage/snapshot-store.js';
-export { SessionInUseError } from './errors/session-in-use-error.js';
-export type { SessionLock, SessionLockOptions, SessionLockOwner } from './storage/session-lock.js';
-export { SESSION_LOCK_FILE, acquireSessionLock } from './storage/session-lock.js';
-
-// Config
-export { InvalidConfigError } from './errors/invalid-config-error.js';
-export type { OllmConfig, OllmConfigInput } from './config/config-defaults.js';
-export { DEFAULT_OLLM_CONFIG } from './config/config-defaults.js';
-export type { LoadConfigOptions, LoadedConfig } from './config/load-config.js';
-export { loadConfig } from './config/load-config.js';
-
-// Runtime
-export type { Checkpoint } from './runtime/checkpoint-metadata.js';
-export { checkpointOf, isCheckpointMessage } from './runtime/checkpoint-metadata.js';
-export { CircuitBreaker } from './runtime/circuit-breaker.js';
-export type { CalibrationReading } from './runtime/token-calibration.js';
-export { CALIBRATION_CEILING, CALIBRATION_FLOOR, CALIBRATION_OUTLIER_RATIO, TokenCalibration } from './runtime/token-calibration.js';
-export { DEFAULT_REPLY_RESERVE_SHARE, resolveReplyReserve } from './runtime/reply-reserve.js';
-export type { TruncatedToolResult } from './runtime/oversized-tool-results.js';
-export { OVERSIZED_TOOL_RESULT_FACTOR, truncateOversizedToolResults } from './runtime/oversized-tool-results.js';
-export type { FoldedUserQuote } from './runtime/folded-user-quotes.js';
-export { ContextOverflowError } from './errors/context-overflow-error.js';
-export type { ContextBudget } from './runtime/context-budget.js';
-export { computeBudget } from './runtime/context-budget.js';
-export type { ContextManagerOptions } from './runtime/context-manager-options.js';
-export type { CompleteOptions, CompressOptions, CompressionOutcome, ContextCompletion, PreparedRequest } from './runtime/context-manager.js';
-export { ContextManager } from './runtime/context-manager.js';
-export { createWindowGuardProvider } from './runtime/window-guard-provider.js';
+// Files
+export { writeFileAtomic } from './files/write-file-atomic.js';

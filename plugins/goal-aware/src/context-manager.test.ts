@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ContextManager, ProviderRegistry, checkpointOf, isCheckpointMessage, type ContextEventName } from '@ollm/core';
+import { checkpointOf, isCheckpointMessage } from '@ollm/core';
+import { ContextManager, ProviderRegistry, type ContextEventName } from '@ollm/runtime';
 import { createGoalAwareProvider } from './index.js';
 import { buildConversation } from './test-support/build-conversation.js';
 import { chatRequests, startFakeModelServer, type FakeModelServer } from '@ollm/fake-model-server';

@@ -1,6 +1,7 @@
 // The tau-bench rows of docs/benchmarks.md for trim alone and the runtime's pipeline, in seconds:
 //   pnpm vitest run --config plugins/trim/scripts/vitest.measure.config.ts tau-bench-retention
-import { compactWith, createTokenizer, ProviderRegistry, TokenCounter } from '@ollm/core';
+import { compactWith, createTokenizer, TokenCounter } from '@ollm/core';
+import { ProviderRegistry } from '@ollm/runtime';
 import { expect, it } from 'vitest';
 // The bench's own loader and probes, so these figures are the ones docs/benchmarks.md reports.
 import { allConversations, defaultFixtureFolder, loadFixtures } from '../../../internal/bench/src/fixture-set.js';

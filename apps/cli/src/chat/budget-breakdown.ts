@@ -1,4 +1,6 @@
-import type { ContextManager, Message } from '@ollm/core';
+import { isCheckpointMessage } from '@ollm/core';
+import type { Message } from '@ollm/core';
+import type { ContextManager } from '@ollm/runtime';
 
 /** Tokens of the context sent to the model, by what they are. */
 export interface BudgetBreakdown {
@@ -17,7 +19,7 @@ export interface BudgetBreakdown {
  * the budget is), so the parts add up to the status line's total give or take rounding.
  */
 export async function budgetBreakdown(manager: ContextManager): Promise<BudgetBreakdown> {
-  const { isCheckpointMessage } = await import('@ollm/core');
+  
   const ratio = manager.calibrationRatio;
   const scaled = (tokens: number) => Math.round(tokens * ratio);
   const systemPrompt = manager.state().systemPrompt;

@@ -1,4 +1,6 @@
-import type { ContextManager, LanguageModel, Message, ProviderRegistry, ReliabilityLevel, SessionHistory, SnapshotStore } from '@ollm/core';
+import { ContextOverflowError, reliabilityWarning } from '@ollm/runtime';
+import type { LanguageModel, Message } from '@ollm/core';
+import type { ContextManager, ProviderRegistry, ReliabilityLevel, SessionHistory, SnapshotStore } from '@ollm/runtime';
 import type { CliIo } from '../cli-io.js';
 import { oneLine, reportError } from '../exit-codes.js';
 import type { Colors } from '../output/colors.js';
@@ -104,8 +106,8 @@ export class ChatSession {
     } catch (error) {
       stopSpinner();
       if (streamed.length > 0) this.print();
-      const core = await import('@ollm/core');
-      if (core.ContextOverflowError.isInstance(error)) {
+      
+      if (ContextOverflowError.isInstance(error)) {
         if (error.messageId === pending.id) manager.removeMessage(pending.id);
         await this.printError(error);
         if (error.messageId === pending.id) this.print(this.options.colors.dim('(the message was not sent; the session record keeps it)'));
@@ -171,7 +173,7 @@ export class ChatSession {
     const starting = previous === undefined || previous === 'unknown';
     const fell = starting ? levelRank[reliability.level] >= levelRank.low : levelRank[reliability.level] > levelRank[previous];
     if (fell && (reliability.level === 'low' || reliability.level === 'critical')) {
-      const { reliabilityWarning } = await import('@ollm/core');
+      
       this.print(this.options.colors.yellow(reliabilityWarning(this.options.modelName, this.manager.compressionCount, reliability.level)));
     }
   }

@@ -1,4 +1,6 @@
-import type { LoadedConfig, OllmConfigInput } from '@ollm/core';
+import { InvalidArgumentError } from '@ollm/core';
+import { loadConfig, validateStorageId } from '@ollm/runtime';
+import type { LoadedConfig, OllmConfigInput } from '@ollm/runtime';
 import type { CliIo } from '../cli-io.js';
 
 /** The chat's command-line flags, before config is applied. */
@@ -28,7 +30,7 @@ export const FALLBACK_CONTEXT_SIZE = 16_384;
 
 /** Flags override config (`loadConfig`: defaults < user file < project file < environment < flags). */
 export async function resolveChatSettings(io: CliIo, flags: ChatFlags): Promise<ChatSettings> {
-  const core = await import('@ollm/core');
+  
   const overrides: OllmConfigInput = {};
   if (flags.provider !== undefined) overrides.provider = flags.provider;
   if (flags.model !== undefined) overrides.model = flags.model;
@@ -36,26 +38,26 @@ export async function resolveChatSettings(io: CliIo, flags: ChatFlags): Promise<
   if (flags.baseUrl !== undefined) overrides.baseURL = flags.baseUrl;
   if (flags.api !== undefined) {
     if (flags.api !== 'ollama' && flags.api !== 'openai') {
-      throw new core.InvalidArgumentError({ argument: 'api', message: `Unknown --api "${flags.api}". Use ollama or openai.` });
+      throw new InvalidArgumentError({ argument: 'api', message: `Unknown --api "${flags.api}". Use ollama or openai.` });
     }
     overrides.api = flags.api;
   }
-  if (flags.contextSize !== undefined) overrides.contextSize = parseTokenCount(core, 'context-size', flags.contextSize, 512);
-  if (flags.replyReserve !== undefined) overrides.compression = { replyReserve: parseTokenCount(core, 'reply-reserve', flags.replyReserve, 16) };
+  if (flags.contextSize !== undefined) overrides.contextSize = parseTokenCount('context-size', flags.contextSize, 512);
+  if (flags.replyReserve !== undefined) overrides.compression = { replyReserve: parseTokenCount('reply-reserve', flags.replyReserve, 16) };
   // --base-url alone means the OpenAI-compatible API: nothing else would use it.
   if (flags.baseUrl !== undefined && flags.api === undefined) overrides.api = 'openai';
-  const loaded = await core.loadConfig({ cwd: io.cwd, env: io.env as NodeJS.ProcessEnv, overrides });
+  const loaded = await loadConfig({ cwd: io.cwd, env: io.env as NodeJS.ProcessEnv, overrides });
   const contextSize = loaded.sources['contextSize'] === 'default' ? undefined : loaded.config.contextSize;
-  if (flags.session !== undefined) core.validateStorageId('session', flags.session);
+  if (flags.session !== undefined) validateStorageId('session', flags.session);
   return { loaded, contextSize, sessionId: flags.session, force: flags.force === true };
 }
 
 /** A flag's token count: a whole number, `_` or `,` allowed between digits (`16_384`, `16,384`). */
-function parseTokenCount(core: typeof import('@ollm/core'), flag: string, text: string, minimum: number): number {
+function parseTokenCount(flag: string, text: string, minimum: number): number {
   const trimmed = text.trim();
   const count = /^\d+(?:[_,]\d+)*$/.test(trimmed) ? Number(trimmed.replace(/[_,]/g, '')) : Number.NaN;
   if (!Number.isSafeInteger(count) || count < minimum) {
-    throw new core.InvalidArgumentError({ argument: flag, message: `Invalid --${flag} "${text}": use a whole number of tokens, at least ${minimum}.` });
+    throw new InvalidArgumentError({ argument: flag, message: `Invalid --${flag} "${text}": use a whole number of tokens, at least ${minimum}.` });
   }
   return count;
 }

@@ -1,4 +1,5 @@
-import type { LanguageModel, OllmConfig } from '@ollm/core';
+import type { LanguageModel } from '@ollm/core';
+import type { OllmConfig } from '@ollm/runtime';
 import type { CliIo } from '../cli-io.js';
 import { createModelClient } from '../model/create-language-model.js';
 import { probeModel } from '../model/probe-model.js';

@@ -1,3 +1,4 @@
+import { RECOVERY_FOLDER } from '@ollm/core';
 import { join } from 'node:path';
 import { formatInteger, formatShare } from '../output/format-number.js';
 import { startSpinner } from '../output/progress-spinner.js';
@@ -17,7 +18,7 @@ export const compactCommand: SlashCommand = {
   usage: '[trim|summarize|PROVIDER|A,B]',
   summary: 'compress now (default trim); prints tokens before -> after and what was removed',
   async run(session, argument) {
-    const core = await import('@ollm/core');
+    
     const typed = argument.length > 0 ? argument.replace(/\s*,\s*/g, ',') : 'trim';
     const alias = DEPRECATED_COMPACT_NAMES[typed.toLowerCase()];
     if (alias) session.warn(`/compact ${typed} is deprecated: it runs /compact ${alias}; type that instead`);
@@ -33,7 +34,7 @@ export const compactCommand: SlashCommand = {
     const { tokensBefore, tokensAfter } = outcome.result.stats;
     const saving = tokensBefore === 0 ? 0 : (tokensBefore - tokensAfter) / tokensBefore;
     if (tokensAfter >= tokensBefore) session.print(`nothing to compact with ${name}: the context stays at ${formatInteger(tokensBefore)} tokens`);
-    else session.print(describeRemoved(outcome.result.removed, join(session.options.home, core.RECOVERY_FOLDER)));
+    else session.print(describeRemoved(outcome.result.removed, join(session.options.home, RECOVERY_FOLDER)));
     for (const limitation of outcome.result.limitations) session.print(session.options.colors.dim(`note: ${limitation}`));
     if (saving < SMALL_SAVING && !name.split(',').includes('summarize')) {
       session.print(`${name} saved ${formatShare(Math.max(0, tokensBefore - tokensAfter), tokensBefore)} of the context; /compact summarize restarts it from a summary the model writes.`);

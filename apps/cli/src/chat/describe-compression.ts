@@ -1,4 +1,5 @@
-import type { ContextEvents, RemovedContent } from '@ollm/core';
+import type { RemovedContent } from '@ollm/core';
+import type { ContextEvents } from '@ollm/runtime';
 import { formatInteger } from '../output/format-number.js';
 
 /** `compressed with trim: 12,000 -> 6,100 tokens` (automatic ones say so). */

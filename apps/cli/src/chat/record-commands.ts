@@ -1,3 +1,5 @@
+import { InvalidArgumentError, renderMessage, writeFileAtomic } from '@ollm/core';
+import { exportSession, listSessions, redactSecrets } from '@ollm/runtime';
 import { resolve } from 'node:path';
 import { displayPath } from '../exit-codes.js';
 import { formatInteger } from '../output/format-number.js';
@@ -38,16 +40,16 @@ export const snapshotCommand: SlashCommand = {
         return;
       }
       default: {
-        const core = await import('@ollm/core');
-        throw new core.InvalidArgumentError({ argument: 'snapshot', message: `Unknown /snapshot action "${action}": use create, list, restore ID or delete ID.` });
+        
+        throw new InvalidArgumentError({ argument: 'snapshot', message: `Unknown /snapshot action "${action}": use create, list, restore ID or delete ID.` });
       }
     }
   },
 };
 
 async function missingId(action: string): Promise<Error> {
-  const core = await import('@ollm/core');
-  return new core.InvalidArgumentError({ argument: 'snapshot', message: `/snapshot ${action} needs a snapshot id (see /snapshot list).` });
+  
+  return new InvalidArgumentError({ argument: 'snapshot', message: `/snapshot ${action} needs a snapshot id (see /snapshot list).` });
 }
 
 export const historyCommand: SlashCommand = {
@@ -55,7 +57,7 @@ export const historyCommand: SlashCommand = {
   usage: '',
   summary: 'the full uncompressed record of this session, from the session file',
   async run(session) {
-    const { renderMessage } = await import('@ollm/core');
+    
     const messages = session.recordedMessages();
     messages.forEach((message, index) => {
       session.print(renderMessageEntry(renderMessage, message, index));
@@ -69,11 +71,11 @@ export const exportCommand: SlashCommand = {
   usage: '[FILE]',
   summary: "write the session as the seed's JSON layout (default $OLLM_HOME/sessions/ID.json)",
   async run(session, argument) {
-    const core = await import('@ollm/core');
+    
     const { io, home, sessionId, secrets } = session.options;
     const path = argument.length > 0 ? resolve(io.cwd, argument) : await defaultExportPath(home, sessionId);
-    const exported = core.exportSession(session.options.history.read());
-    core.writeFileAtomic(path, core.redactSecrets(`${JSON.stringify(exported, null, 2)}\n`, secrets));
+    const exported = exportSession(session.options.history.read());
+    writeFileAtomic(path, redactSecrets(`${JSON.stringify(exported, null, 2)}\n`, secrets));
     session.print(`exported ${plural(exported.messages.length, 'message')} and ${plural(exported.toolCalls.length, 'tool call')} to ${displayPath(path, io.cwd)}`);
   },
 };
@@ -83,7 +85,7 @@ export const sessionsCommand: SlashCommand = {
   usage: '',
   summary: 'the sessions under $OLLM_HOME (this one marked *)',
   async run(session) {
-    const core = await import('@ollm/core');
-    session.print(renderSessions(core.listSessions(session.options.home), session.options.sessionId));
+    
+    session.print(renderSessions(listSessions(session.options.home), session.options.sessionId));
   },
 };

@@ -1,4 +1,7 @@
-import type { Logger, ProviderRegistry } from '@ollm/core';
+import { TokenCounter, createTokenizer, encodingForModel } from '@ollm/core';
+import { ContextManager, SessionHistory, SnapshotStore, acquireSessionLock, parseModelSize } from '@ollm/runtime';
+import type { Logger } from '@ollm/core';
+import type { ProviderRegistry } from '@ollm/runtime';
 import type { CliIo } from '../cli-io.js';
 import { oneLine } from '../exit-codes.js';
 import { colorsFor } from '../output/colors.js';
@@ -47,7 +50,7 @@ export async function runChat(options: RunChatOptions): Promise<void> {
   // Before anything else is printed: an unreachable model is exactly one line.
   const connected = await connectModel(io, config, settings.contextSize);
   const { registry } = await loadProviders({ io, usePlugins: options.usePlugins, ...(options.registry ? { registry: options.registry } : {}) });
-  const core = await import('@ollm/core');
+  
   // Safe mode loads no provider: the chat still runs, kept inside the window by core's window guard.
   const provider = options.usePlugins || registry.has(config.provider) ? registry.get(config.provider).name : 'none';
   // Stages that are not installed are left out here, so /status and /providers show what really runs.
@@ -57,17 +60,17 @@ export async function runChat(options: RunChatOptions): Promise<void> {
     .join(',');
   const sessionId = settings.sessionId ?? newSessionId();
   // Before anything is written: a session another chat holds is refused, not interleaved.
-  const lock = core.acquireSessionLock({ home: config.home, sessionId, force: settings.force });
+  const lock = acquireSessionLock({ home: config.home, sessionId, force: settings.force });
   const secrets = config.apiKey ? [config.apiKey] : [];
-  const history = new core.SessionHistory({ home: config.home, sessionId, model: config.model, provider, secrets });
-  const snapshots = new core.SnapshotStore({ home: config.home, retain: config.snapshots.retain, secrets });
-  const modelSize = core.parseModelSize(connected.parameterSize) ?? core.parseModelSize(config.model);
-  const manager = new core.ContextManager({
+  const history = new SessionHistory({ home: config.home, sessionId, model: config.model, provider, secrets });
+  const snapshots = new SnapshotStore({ home: config.home, retain: config.snapshots.retain, secrets });
+  const modelSize = parseModelSize(connected.parameterSize) ?? parseModelSize(config.model);
+  const manager = new ContextManager({
     contextSize: connected.contextSize,
     ...(config.compression.replyReserve !== undefined ? { replyReserve: config.compression.replyReserve } : {}),
     automaticCompression: config.compression.enabled,
     systemPrompt: SYSTEM_PROMPT,
-    tokens: new core.TokenCounter(core.createTokenizer(core.encodingForModel(config.model))),
+    tokens: new TokenCounter(createTokenizer(encodingForModel(config.model))),
     registry,
     model: connected.model,
     modelName: config.model,
@@ -176,7 +179,7 @@ function buildAutoPipeline(configured: string, provider: string): string {
  * Resumes from `context.json` (the context after the last turn, or a snapshot `ollm snapshot
  * restore` put there); without it, from the session's full record. Returns what was resumed.
  */
-function resume(manager: import('@ollm/core').ContextManager, history: import('@ollm/core').SessionHistory, contextFile: string): string | undefined {
+function resume(manager: import('@ollm/runtime').ContextManager, history: import('@ollm/runtime').SessionHistory, contextFile: string): string | undefined {
   const saved = readActiveContext(contextFile);
   if (saved) {
     manager.restoreState(saved.context);

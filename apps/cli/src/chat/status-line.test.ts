@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { computeBudget, computeReliability } from '@ollm/core';
+import { computeBudget, computeReliability } from '@ollm/runtime';
 import picocolors from 'picocolors';
 import { colorForLevel, formatStatusLine } from './status-line.js';
 

@@ -1,4 +1,4 @@
-import type { ContextBudget, Reliability, ReliabilityLevel } from '@ollm/core';
+import type { ContextBudget, Reliability, ReliabilityLevel } from '@ollm/runtime';
 import type { Colors } from '../output/colors.js';
 import { formatInteger } from '../output/format-number.js';
 

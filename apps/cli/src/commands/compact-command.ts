@@ -66,16 +66,16 @@ Examples:
     )
     .action(async (file: string, options: CompactOptions, command: Command) => {
       const { io } = context;
-      const core = await import('@ollm/core');
+      const { InvalidArgumentError, RECOVERY_FOLDER } = await import('@ollm/core');
       const limit = options.limit === undefined ? DEFAULT_LIMIT : parseLimit(options.limit);
       if (!limit) {
-        throw new core.InvalidArgumentError({ argument: 'limit', message: `Invalid --limit "${options.limit}": use a token count (8000) or a share (50%).` });
+        throw new InvalidArgumentError({ argument: 'limit', message: `Invalid --limit "${options.limit}": use a token count (8000) or a share (50%).` });
       }
       if (options.encoding !== 'o200k_base' && options.encoding !== 'cl100k_base') {
-        throw new core.InvalidArgumentError({ argument: 'encoding', message: `Unknown encoding "${options.encoding}". Encodings: o200k_base, cl100k_base.` });
+        throw new InvalidArgumentError({ argument: 'encoding', message: `Unknown encoding "${options.encoding}". Encodings: o200k_base, cl100k_base.` });
       }
       if (!(MODEL_APIS as readonly string[]).includes(options.api)) {
-        throw new core.InvalidArgumentError({ argument: 'api', message: `Unknown --api "${options.api}". APIs: ${MODEL_APIS.join(', ')}.` });
+        throw new InvalidArgumentError({ argument: 'api', message: `Unknown --api "${options.api}". APIs: ${MODEL_APIS.join(', ')}.` });
       }
       const transcript = await readInputTranscript(io, file, options.format);
       const conversations = await selectConversations(transcript, options.conversation);
@@ -138,7 +138,7 @@ Examples:
       const summary = formatCompactSummary({
         provider: provider.name,
         reports: compacted.reports,
-        savedUnder: homeRelative(io, join(logdir, core.RECOVERY_FOLDER)),
+        savedUnder: homeRelative(io, join(logdir, RECOVERY_FOLDER)),
         ...(out ? { written: displayPath(out, io.cwd) } : {}),
       });
       io.stderr.write(`${summary}\n`);

@@ -28,8 +28,8 @@ Examples:
     )
     .action(async (options: ConfigOptions) => {
       const { io } = context;
-      const core = await import('@ollm/core');
-      const loaded = await core.loadConfig({ cwd: io.cwd, env: io.env as NodeJS.ProcessEnv });
+      const { loadConfig } = await import('@ollm/runtime');
+      const loaded = await loadConfig({ cwd: io.cwd, env: io.env as NodeJS.ProcessEnv });
       const { apiKey, ...rest } = loaded.config;
       const config = { ...rest, ...(apiKey !== undefined ? { apiKey: SECRET_SHOWN_AS } : {}) };
       if (options.json) {

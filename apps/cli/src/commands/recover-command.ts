@@ -30,9 +30,9 @@ Examples:
     )
     .action(async (reference: string, options: RecoverOptions) => {
       const { io } = context;
-      const core = await import('@ollm/core');
-      const folder = join(resolveLogdir(io, options.logdir), core.RECOVERY_FOLDER);
-      const badReference = (message: string): Error => new core.InvalidArgumentError({ argument: 'reference', message });
+      const { InvalidArgumentError, RECOVERY_FOLDER, sha256Hex } = await import('@ollm/core');
+      const folder = join(resolveLogdir(io, options.logdir), RECOVERY_FOLDER);
+      const badReference = (message: string): Error => new InvalidArgumentError({ argument: 'reference', message });
       const trimmed = reference.trim();
       let path: string;
       let sha256: string;
@@ -64,7 +64,7 @@ Examples:
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw badReference(`Nothing saved as ${sha256} (looked for ${path}).`);
         throw error;
       }
-      if (core.sha256Hex(content) !== sha256) {
+      if (sha256Hex(content) !== sha256) {
         throw new Error(`${path} does not match its sha256: the saved content was changed or damaged.`);
       }
       io.stdout.write(content);

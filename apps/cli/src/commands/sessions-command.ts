@@ -1,6 +1,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
+import type { SessionRecord } from '@ollm/runtime';
 import type { CommandContext } from '../command-context.js';
 import { displayPath } from '../exit-codes.js';
 import { ollmHome } from '../ollm-home.js';
@@ -36,8 +37,8 @@ Examples:
     .option('--json', 'print them as JSON')
     .action(async (options: JsonOption) => {
       const { io } = context;
-      const core = await import('@ollm/core');
-      const records = core.listSessions(ollmHome(io));
+      const { listSessions } = await import('@ollm/runtime');
+      const records = listSessions(ollmHome(io));
       if (options.json) {
         const list = records.map((record) => ({
           sessionId: record.sessionId,
@@ -60,10 +61,11 @@ Examples:
     .option('--json', "print the seed's JSON session layout (as export does)")
     .action(async (id: string, options: JsonOption) => {
       const { io } = context;
-      const core = await import('@ollm/core');
-      const record = readSessionOrFail(core, ollmHome(io), id);
+      const { renderMessage } = await import('@ollm/core');
+const { exportSession } = await import('@ollm/runtime');
+      const record = await readSessionOrFail(ollmHome(io), id);
       if (options.json) {
-        io.stdout.write(`${JSON.stringify(core.exportSession(record), null, 2)}\n`);
+        io.stdout.write(`${JSON.stringify(exportSession(record), null, 2)}\n`);
         return;
       }
       io.stdout.write(
@@ -71,7 +73,7 @@ Examples:
           `${plural(record.metadata.messageCount, 'message')}, ${plural(record.metadata.tokenCount, 'token')} recorded, ${plural(record.metadata.compressionCount, 'compression')}\n\n`,
       );
       record.messages.forEach((message, index) => {
-        io.stdout.write(`${renderMessageEntry(core.renderMessage, message, index)}\n`);
+        io.stdout.write(`${renderMessageEntry(renderMessage, message, index)}\n`);
       });
     });
 
@@ -83,16 +85,17 @@ Examples:
     .option('--default-path', 'write to $OLLM_HOME/sessions/<id>.json')
     .action(async (id: string, options: { out?: string; defaultPath?: boolean }) => {
       const { io } = context;
-      const core = await import('@ollm/core');
+      const { writeFileAtomic } = await import('@ollm/core');
+const { exportSession } = await import('@ollm/runtime');
       const home = ollmHome(io);
-      const exported = core.exportSession(readSessionOrFail(core, home, id));
+      const exported = exportSession(await readSessionOrFail(home, id));
       const text = `${JSON.stringify(exported, null, 2)}\n`;
       const out = options.defaultPath ? await defaultExportPath(home, id) : options.out && options.out !== '-' ? resolve(io.cwd, options.out) : undefined;
       if (!out) {
         io.stdout.write(text);
         return;
       }
-      core.writeFileAtomic(out, text);
+      writeFileAtomic(out, text);
       io.stderr.write(`exported ${plural(exported.messages.length, 'message')} and ${plural(exported.toolCalls.length, 'tool call')} to ${displayPath(out, io.cwd)}\n`);
     });
 
@@ -102,11 +105,12 @@ Examples:
     .argument('<id>', 'session id')
     .action(async (id: string) => {
       const { io } = context;
-      const core = await import('@ollm/core');
+      const { InvalidArgumentError } = await import('@ollm/core');
+const { deleteSession, readSession, resolveInside, validateStorageId } = await import('@ollm/runtime');
       const home = ollmHome(io);
-      readSessionOrFail(core, home, id);
-      core.deleteSession(home, id);
-      rmSync(core.resolveInside(home, 'snapshots', id), { recursive: true, force: true });
+      await readSessionOrFail(home, id);
+      deleteSession(home, id);
+      rmSync(resolveInside(home, 'snapshots', id), { recursive: true, force: true });
       const exported = await defaultExportPath(home, id);
       if (existsSync(exported)) rmSync(exported);
       io.stdout.write(`deleted session ${id}\n`);
@@ -114,13 +118,15 @@ Examples:
 }
 
 /** A missing session is bad input (exit 2), named with where it was looked for. */
-export function readSessionOrFail(core: typeof import('@ollm/core'), home: string, id: string): import('@ollm/core').SessionRecord {
-  core.validateStorageId('session', id);
+export async function readSessionOrFail(home: string, id: string): Promise<SessionRecord> {
+  const { InvalidArgumentError } = await import('@ollm/core');
+  const { readSession, validateStorageId } = await import('@ollm/runtime');
+  validateStorageId('session', id);
   try {
-    return core.readSession(home, id);
+    return readSession(home, id);
   } catch (error) {
     if (error instanceof Error && error.message.startsWith('No session')) {
-      throw new core.InvalidArgumentError({ argument: 'session', message: `No session "${id}" under ${home} (see \`ollm sessions list\`).` });
+      throw new InvalidArgumentError({ argument: 'session', message: `No session "${id}" under ${home} (see \`ollm sessions list\`).` });
     }
     throw error;
   }

@@ -40,11 +40,12 @@ Examples:
     .option('--json', 'print them as JSON')
     .action(async (options: SnapshotOptions) => {
       const { io } = context;
-      const core = await import('@ollm/core');
+      const { InvalidArgumentError } = await import('@ollm/core');
+      const { SnapshotStore, listSessions } = await import('@ollm/runtime');
       const home = ollmHome(io);
-      const sessionId = options.session ?? core.listSessions(home)[0]?.sessionId;
-      if (!sessionId) throw new core.InvalidArgumentError({ argument: 'session', message: `No sessions under ${home}: start one with \`ollm\`.` });
-      const snapshots = new core.SnapshotStore({ home }).list(sessionId);
+      const sessionId = options.session ?? listSessions(home)[0]?.sessionId;
+      if (!sessionId) throw new InvalidArgumentError({ argument: 'session', message: `No sessions under ${home}: start one with \`ollm\`.` });
+      const snapshots = new SnapshotStore({ home }).list(sessionId);
       if (options.json) {
         io.stdout.write(`${JSON.stringify({ sessionId, snapshots }, null, 2)}\n`);
         return;
@@ -60,8 +61,9 @@ Examples:
     .option('--json', 'print the whole snapshot as JSON')
     .action(async (id: string, options: SnapshotOptions) => {
       const { io } = context;
-      const { core, home, sessionId } = await locateSnapshot(io, id, options);
-      const found = new core.SnapshotStore({ home }).read(sessionId, id);
+      const { renderMessage } = await import('@ollm/core');
+      const { store, sessionId } = await locateSnapshot(io, id, options);
+      const found = store.read(sessionId, id);
       if (options.json) {
         io.stdout.write(`${JSON.stringify(found, null, 2)}\n`);
         return;
@@ -70,7 +72,7 @@ Examples:
         `Snapshot ${found.id} of session ${found.sessionId}, ${found.automatic ? 'automatic' : 'manual'} (${found.metadata.reason ?? 'no reason'}), taken ${shortTime(found.timestamp)}\n` +
           `${formatInteger(found.messageCount)} messages, ${formatInteger(found.tokenCount)} tokens, ${found.checkpointCount} checkpoints, ${plural(found.context.compressionCount, 'compression')}${found.context.goal ? `, goal: ${found.context.goal.description}` : ''}\n\n`,
       );
-      found.context.messages.forEach((message, index) => io.stdout.write(`${renderMessageEntry(core.renderMessage, message, index)}\n`));
+      found.context.messages.forEach((message, index) => io.stdout.write(`${renderMessageEntry(renderMessage, message, index)}\n`));
     });
 
   snapshot
@@ -80,8 +82,8 @@ Examples:
     .option('--session <id>', 'session (default: the one holding the snapshot)')
     .action(async (id: string, options: SnapshotOptions) => {
       const { io } = context;
-      const { core, home, sessionId } = await locateSnapshot(io, id, options);
-      const found = new core.SnapshotStore({ home }).read(sessionId, id);
+      const { store, home, sessionId } = await locateSnapshot(io, id, options);
+      const found = store.read(sessionId, id);
       const secrets = io.env['OPENAI_API_KEY'] ? [io.env['OPENAI_API_KEY']] : [];
       await writeActiveContext(await activeContextPath(home, sessionId), { version: 1, sessionId, savedAt: new Date().toISOString(), restoredFrom: found.id, context: found.context }, secrets);
       io.stdout.write(`restored snapshot ${found.id} (${formatInteger(found.messageCount)} messages, ${formatInteger(found.tokenCount)} tokens) into session ${sessionId}; resume with: ollm --session ${sessionId}\n`);
@@ -94,26 +96,27 @@ Examples:
     .option('--session <id>', 'session (default: the one holding the snapshot)')
     .action(async (id: string, options: SnapshotOptions) => {
       const { io } = context;
-      const { core, home, sessionId } = await locateSnapshot(io, id, options);
-      new core.SnapshotStore({ home }).delete(sessionId, id);
+      const { store, sessionId } = await locateSnapshot(io, id, options);
+      store.delete(sessionId, id);
       io.stdout.write(`deleted snapshot ${id} of session ${sessionId}\n`);
     });
 }
 
-/** Core (loaded lazily), `$OLLM_HOME`, and the session holding snapshot `id` (from `--session` or a search). */
+/** The snapshot store (loaded lazily), `$OLLM_HOME`, and the session holding snapshot `id` (from `--session` or a search). */
 async function locateSnapshot(io: CommandContext['io'], id: string, options: SnapshotOptions) {
-  const core = await import('@ollm/core');
+  const { SnapshotStore } = await import('@ollm/runtime');
   const home = ollmHome(io);
-  return { core, home, sessionId: options.session ?? (await sessionOfSnapshot(home, id)) };
+  return { store: new SnapshotStore({ home }), home, sessionId: options.session ?? (await sessionOfSnapshot(home, id)) };
 }
 
 /** The session whose snapshot folder holds `snapshotId` (ids are unique: time, sequence, random). */
 async function sessionOfSnapshot(home: string, snapshotId: string): Promise<string> {
-  const core = await import('@ollm/core');
-  core.validateStorageId('snapshot', snapshotId);
-  const folder = core.resolveInside(home, 'snapshots');
+  const { InvalidArgumentError } = await import('@ollm/core');
+const { resolveInside, validateStorageId } = await import('@ollm/runtime');
+  validateStorageId('snapshot', snapshotId);
+  const folder = resolveInside(home, 'snapshots');
   const sessions = existsSync(folder) ? readdirSync(folder, { withFileTypes: true }).filter((entry) => entry.isDirectory()) : [];
-  const owner = sessions.find((entry) => existsSync(core.resolveInside(folder, entry.name, `${snapshotId}.json`)));
-  if (!owner) throw new core.InvalidArgumentError({ argument: 'snapshot', message: `No snapshot "${snapshotId}" under ${folder} (see \`ollm snapshot list\`).` });
+  const owner = sessions.find((entry) => existsSync(resolveInside(folder, entry.name, `${snapshotId}.json`)));
+  if (!owner) throw new InvalidArgumentError({ argument: 'snapshot', message: `No snapshot "${snapshotId}" under ${folder} (see \`ollm snapshot list\`).` });
   return owner.name;
 }

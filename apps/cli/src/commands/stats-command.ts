@@ -35,9 +35,9 @@ Examples:
     )
     .action(async (file: string, options: StatsOptions) => {
       const { io } = context;
-      const core = await import('@ollm/core');
+      const { InvalidArgumentError, TokenCounter, createTokenizer } = await import('@ollm/core');
       if (!(encodings as readonly string[]).includes(options.encoding)) {
-        throw new core.InvalidArgumentError({
+        throw new InvalidArgumentError({
           argument: 'encoding',
           message: `Unknown encoding "${options.encoding}". Encodings: ${encodings.join(', ')}.`,
         });
@@ -46,7 +46,7 @@ Examples:
       const transcript = await readInputTranscript(io, file, options.format);
       const selected = await selectConversations(transcript, options.conversation);
       const { computeConversationStats, sumConversationStats } = await import('../stats/conversation-stats.js');
-      const tokens = new core.TokenCounter(core.createTokenizer(encoding));
+      const tokens = new TokenCounter(createTokenizer(encoding));
       const entries = selected.map(({ conversation }) => ({
         id: conversation.id,
         stats: computeConversationStats(conversation.id, conversation.messages, tokens),

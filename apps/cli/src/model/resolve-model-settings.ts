@@ -1,4 +1,4 @@
-import type { OllmConfig } from '@ollm/core';
+import type { OllmConfig } from '@ollm/runtime';
 import type { ModelApi, ModelSettings } from './model-settings.js';
 
 /** The model flags of a command, before the environment is applied. */

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import type { ContextState } from '@ollm/core';
+import type { ContextState } from '@ollm/runtime';
 
 /** Name of the file, in a session's folder, holding the context the next chat resumes from. */
 export const ACTIVE_CONTEXT_FILE = 'context.json';
@@ -16,8 +16,8 @@ export interface ActiveContextFile {
 
 /** `$OLLM_HOME/sessions/<id>/context.json`; the id is validated so the path stays under the home. */
 export async function activeContextPath(home: string, sessionId: string): Promise<string> {
-  const core = await import('@ollm/core');
-  return core.resolveInside(home, 'sessions', core.validateStorageId('session', sessionId), ACTIVE_CONTEXT_FILE);
+  const { resolveInside, validateStorageId } = await import('@ollm/runtime');
+  return resolveInside(home, 'sessions', validateStorageId('session', sessionId), ACTIVE_CONTEXT_FILE);
 }
 
 export function readActiveContext(path: string): ActiveContextFile | undefined {
@@ -28,6 +28,7 @@ export function readActiveContext(path: string): ActiveContextFile | undefined {
 
 /** Written atomically (a crash leaves the previous file), with API keys replaced by `[redacted]`. */
 export async function writeActiveContext(path: string, file: ActiveContextFile, secrets: readonly string[]): Promise<void> {
-  const core = await import('@ollm/core');
-  core.writeFileAtomic(path, core.redactSecrets(`${JSON.stringify(file)}\n`, secrets));
+  const { writeFileAtomic } = await import('@ollm/core');
+const { redactSecrets } = await import('@ollm/runtime');
+  writeFileAtomic(path, redactSecrets(`${JSON.stringify(file)}\n`, secrets));
 }

@@ -1,4 +1,5 @@
-import type { Message, SessionRecord, SnapshotSummary } from '@ollm/core';
+import type { Message } from '@ollm/core';
+import type { SessionRecord, SnapshotSummary } from '@ollm/runtime';
 import { formatInteger } from '../output/format-number.js';
 import { renderTable } from '../output/render-table.js';
 
@@ -50,6 +51,6 @@ export function renderSnapshots(snapshots: readonly SnapshotSummary[]): string {
 
 /** A whole-session JSON export goes beside the session folder, as the seed names it: `sessions/<id>.json`. */
 export async function defaultExportPath(home: string, sessionId: string): Promise<string> {
-  const core = await import('@ollm/core');
-  return core.resolveInside(home, 'sessions', `${core.validateStorageId('session', sessionId)}.json`);
+  const { resolveInside, validateStorageId } = await import('@ollm/runtime');
+  return resolveInside(home, 'sessions', `${validateStorageId('session', sessionId)}.json`);
 }

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sha256Hex } from '../digest/source-digest.js';
 import { InvalidArgumentError } from '../errors/invalid-argument-error.js';
-import { writeFileAtomic } from '../storage/write-file-atomic.js';
+import { writeFileAtomic } from '../files/write-file-atomic.js';
 
 /** The folder under `logdir` where removed content is stored, one file per sha256. */
 export const RECOVERY_FOLDER = 'removed';

@@ -1,0 +1,60 @@
+import { type Checkpoint, checkpointOf, type CompactionResult, isCheckpointMessage, type Message, type TokenCounter } from '@ollm/core';
+import type { ContextEventEmitter } from '../events/context-events.js';
+
+/** What a compression's events compare against: the checkpoints and conversation it started from. */
+export interface CompressionBaseline {
+  readonly checkpoints: ReadonlyMap<string, Checkpoint>;
+  readonly hadConversation: boolean;
+}
+
+export function compressionBaseline(messages: readonly Message[]): CompressionBaseline {
+  return {
+    checkpoints: new Map(messages.filter(isCheckpointMessage).map((message) => [message.id, checkpointOf(message)!])),
+    hadConversation: messages.some((message) => message.role !== 'system' && !isCheckpointMessage(message)),
+  };
+}
+
+/**
+ * Emits the events of one compression, in order: checkpoints created or aged, user messages
+ * folded, `compressed`, and `rollover-complete` when only checkpoints and assistant text remain.
+ */
+export function reportCompression(
+  events: ContextEventEmitter,
+  tokens: TokenCounter,
+  input: {
+    readonly baseline: CompressionBaseline;
+    readonly messages: readonly Message[];
+    readonly provider: string;
+    readonly stages: readonly string[];
+    readonly trigger: 'automatic' | 'manual';
+    readonly result: CompactionResult;
+    readonly compressionCount: number;
+  },
+): void {
+  const { baseline, messages, provider, result } = input;
+  for (const message of messages) {
+    const checkpoint = checkpointOf(message);
+    if (!checkpoint) continue;
+    const previous = baseline.checkpoints.get(message.id);
+    if (!previous) events.emit('checkpoint-created', { checkpointId: checkpoint.id, tokens: tokens.countMessage(message) });
+    else if (previous.level !== checkpoint.level || previous.currentTokens !== checkpoint.currentTokens) {
+      events.emit('checkpoint-aged', { checkpointId: checkpoint.id, level: checkpoint.level, tokens: tokens.countMessage(message) });
+    }
+  }
+  if (result.folded && result.folded.length > 0) {
+    events.emit('user-messages-folded', { messageIds: result.folded.map((entry) => entry.messageId), reason: result.folded[0]!.reason });
+  }
+  events.emit('compressed', {
+    provider,
+    stages: input.stages,
+    trigger: input.trigger,
+    stats: result.stats,
+    removed: result.removed,
+    limitations: result.limitations,
+    compressionCount: input.compressionCount,
+  });
+  const keptConversation = messages.some((message) => message.role !== 'system' && !isCheckpointMessage(message) && message.role !== 'assistant');
+  if (baseline.hadConversation && !keptConversation) {
+    events.emit('rollover-complete', { provider, tokensBefore: result.stats.tokensBefore, tokensAfter: result.stats.tokensAfter });
+  }
+}

@@ -1,0 +1,56 @@
+import type { LanguageModel, Logger, TokenCounter } from '@ollm/core';
+import type { ProviderRegistry } from '../registry/provider-registry.js';
+import type { SessionHistory } from '../storage/session-history.js';
+import type { SnapshotStore } from '../storage/snapshot-store.js';
+
+export interface ContextManagerOptions {
+  /** The model's context window in tokens. */
+  readonly contextSize: number;
+  /**
+   * Tokens kept back for the model's reply: no request holds more than `contextSize -
+   * replyReserve`, and `complete()` sends the reserve as the reply limit (`num_predict` /
+   * `max_tokens`). Default 15% of the window.
+   */
+  readonly replyReserve?: number;
+  /**
+   * Compress automatically at the threshold. Default true. When false, only what keeps a request
+   * inside the window runs before a send (the rule stages and the window guard, no model stage).
+   */
+  readonly automaticCompression?: boolean;
+  /** The time new messages are stamped with; tests inject one. Default the system clock. */
+  readonly clock?: () => Date;
+  readonly systemPrompt?: string;
+  readonly tokens?: TokenCounter;
+  /** Where providers are looked up by name. Default: core's default registry. */
+  readonly registry?: ProviderRegistry;
+  /** The model a model-based provider (goal-aware, summarize) uses. */
+  readonly model?: LanguageModel;
+  /** For reliability: the model's name (`llama3.2:3b`) and, when known, its size in billions. */
+  readonly modelName?: string;
+  readonly modelSizeBillions?: number;
+  /** Compress when the conversation reaches threshold x available. Default 0.8. */
+  readonly threshold?: number;
+  /** After compressing, aim for this share of the window (system prompt excluded). Default 0.5. */
+  readonly targetRatio?: number;
+  /**
+   * Automatic policy as a pipeline: the rule-based stages run first; model-based stages (names in
+   * `modelProviders`) run only when those were not enough. Names not registered are skipped.
+   * Default `mask,code-aware,trim,goal-aware`.
+   */
+  readonly autoPipeline?: string;
+  readonly modelProviders?: readonly string[];
+  /** Consecutive model failures that open the circuit breaker. Default 3. */
+  readonly circuitBreakerFailures?: number;
+  readonly maxToolResultTokens?: number;
+  readonly reasoningStripAgeThreshold?: number;
+  /** Where providers save removed content. */
+  readonly logdir?: string;
+  readonly extraConfig?: Readonly<Record<string, unknown>>;
+  /** The full uncompressed record on disk. */
+  readonly history?: SessionHistory;
+  readonly snapshots?: SnapshotStore;
+  readonly sessionId?: string;
+  /** Take a snapshot before every compression. Default true when `snapshots` is given. */
+  readonly autoSnapshot?: boolean;
+  readonly logger?: Logger;
+}

@@ -1,0 +1,192 @@
+import { buildCompactionResult, type ContextProvider, type Message, RECOVERY_FOLDER } from '@ollm/core';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ContextOverflowError } from '../errors/context-overflow-error.js';
+import { ProviderRegistry } from '../registry/provider-registry.js';
+import { ContextManager } from './context-manager.js';
+
+const homes: string[] = [];
+function newHome(): string {
+  const home = mkdtempSync(join(tmpdir(), 'ollm-window-rule-'));
+  homes.push(home);
+  return home;
+}
+afterEach(() => {
+  for (const home of homes.splice(0)) rmSync(home, { recursive: true, force: true });
+});
+
+/** A rule stage for these tests: cuts every tool result to its first 20 characters. */
+const shortenToolResults: ContextProvider = {
+  specificationVersion: 'v1',
+  name: 'shorten',
+  description: 'test stage',
+  shouldCompress: () => true,
+  async compress(messages, config, context) {
+    const startedAt = performance.now();
+    const output = messages.map((message) =>
+      message.role !== 'tool' ? message : { ...message, parts: message.parts.map((part) => (part.type === 'tool-result' ? { ...part, output: part.output.slice(0, 20) } : part)) },
+    );
+    return buildCompactionResult({ input: messages, output, tokens: context.tokens, startedAt });
+  },
+};
+
+const words = (count: number, seed = 'word') => Array.from({ length: count }, (_, index) => `${seed}${index % 50}`).join(' ');
+
+function managerWith(options: { contextSize: number; stages?: readonly ContextProvider[]; logdir?: string; maxToolResultTokens?: number }): ContextManager {
+  const registry = new ProviderRegistry();
+  for (const stage of options.stages ?? []) registry.register(stage);
+  return new ContextManager({
+    contextSize: options.contextSize,
+    systemPrompt: 'You are careful.',
+    registry,
+    autoPipeline: (options.stages ?? []).map((stage) => stage.name).join(','),
+    ...(options.logdir ? { logdir: options.logdir } : {}),
+    ...(options.maxToolResultTokens ? { maxToolResultTokens: options.maxToolResultTokens } : {}),
+  });
+}
+
+function addToolTurn(manager: ContextManager, index: number, outputWords: number): void {
+  const callId = `call-${index}`;
+  manager.addMessage({ role: 'user', parts: [{ type: 'text', text: `step ${index}: ${words(20, `u${index}-`)}` }] });
+  manager.addMessage({ role: 'assistant', parts: [{ type: 'tool-call', callId, name: 'bash', input: { command: `run ${index}` } }] });
+  manager.addMessage({ role: 'tool', parts: [{ type: 'tool-result', callId, output: words(outputWords, `out${index}-`) }] });
+  manager.addMessage({ role: 'assistant', parts: [{ type: 'text', text: `done with step ${index}` }] });
+}
+
+describe('the window rule: every request fits the window less the reply reserve', () => {
+  it('compresses before sending when the pending message would not fit, under the threshold or not', async () => {
+    const manager = managerWith({ contextSize: 4_096, stages: [shortenToolResults] });
+    const compressed: string[] = [];
+    manager.on('compressed', (event) => compressed.push(event.provider));
+    for (let index = 0; index < 4; index += 1) addToolTurn(manager, index, 500);
+    manager.addMessage({ role: 'user', parts: [{ type: 'text', text: words(1_200, 'paste') }] });
+    expect(manager.fitsWindow()).toBe(false);
+    const request = await manager.prepareRequest();
+    expect(compressed).toEqual(['shorten']);
+    expect(request.tokens).toBeLessThanOrEqual(4_096 - 614);
+    expect(manager.tokens.countMessages(request.messages)).toBeLessThanOrEqual(request.requestLimit);
+    expect(request.maxOutputTokens).toBe(614);
+    // The pending paste is sent whole.
+    expect(request.messages.at(-1)?.parts[0]).toMatchObject({ type: 'text', text: words(1_200, 'paste') });
+  });
+
+  it('falls back to the window guard when no stage is installed, and never folds the message waiting for its reply', async () => {
+    const manager = managerWith({ contextSize: 2_048 });
+    for (let index = 0; index < 6; index += 1) addToolTurn(manager, index, 150);
+    const pending = manager.addMessage({ role: 'user', parts: [{ type: 'text', text: words(700, 'pending') }] });
+    const request = await manager.prepareRequest();
+    expect(request.tokens).toBeLessThanOrEqual(request.requestLimit);
+    expect(request.messages.map((message) => message.id)).toContain(pending.id);
+  });
+
+  it('keeps two unanswered user messages (type-ahead) and the turn in progress', async () => {
+    const manager = managerWith({ contextSize: 2_048 });
+    for (let index = 0; index < 5; index += 1) addToolTurn(manager, index, 200);
+    const first = manager.addMessage({ role: 'user', parts: [{ type: 'text', text: words(250, 'first') }] });
+    const second = manager.addMessage({ role: 'user', parts: [{ type: 'text', text: words(250, 'second') }] });
+    const request = await manager.prepareRequest();
+    const ids = request.messages.map((message) => message.id);
+    expect(ids).toEqual(expect.arrayContaining([first.id, second.id]));
+    expect(request.tokens).toBeLessThanOrEqual(request.requestLimit);
+  });
+
+  it('refuses a message that alone cannot fit, naming it, and sends nothing', async () => {
+    const manager = managerWith({ contextSize: 2_048, stages: [shortenToolResults] });
+    addToolTurn(manager, 0, 100);
+    const paste = manager.addMessage({ role: 'user', parts: [{ type: 'text', text: words(3_000, 'huge') }] });
+    const error = await manager.prepareRequest().catch((caught: unknown) => caught);
+    expect(ContextOverflowError.isInstance(error)).toBe(true);
+    const overflow = error as ContextOverflowError;
+    expect(overflow.messageId).toBe(paste.id);
+    expect(overflow.messageTokens).toBeGreaterThan(overflow.requestLimit);
+    expect(overflow.message).toMatch(/the window holds 1,741 \(2,048 less 307 kept for the reply\): the latest message alone is [\d,]+ tokens/);
+    expect(manager.removeMessage(paste.id)).toBe(true);
+    expect((await manager.prepareRequest()).tokens).toBeLessThanOrEqual(1_741);
+  });
+
+  it('compresses a context restored at 99% of the window before its first send', async () => {
+    const manager = managerWith({ contextSize: 4_096, stages: [shortenToolResults] });
+    for (let index = 0; index < 7; index += 1) addToolTurn(manager, index, 430);
+    const snapshotState = manager.state();
+    const restored = managerWith({ contextSize: 4_096, stages: [shortenToolResults] });
+    restored.restoreState(snapshotState);
+    expect(restored.budget().totalTokens / 4_096).toBeGreaterThan(0.95);
+    restored.addMessage({ role: 'user', parts: [{ type: 'text', text: 'and now?' }] });
+    const request = await restored.prepareRequest();
+    expect(restored.compressionCount).toBe(1);
+    expect(request.tokens).toBeLessThanOrEqual(request.requestLimit);
+  });
+
+  it('keeps every user message the guard folds as a quote in the system message, the first one always', async () => {
+    const manager = managerWith({ contextSize: 2_048 });
+    const folded: string[] = [];
+    manager.on('user-messages-folded', (event) => folded.push(...event.messageIds));
+    const task = manager.addMessage({ role: 'user', parts: [{ type: 'text', text: 'TASK: make the parser accept negative numbers' }] });
+    manager.addMessage({ role: 'assistant', parts: [{ type: 'text', text: 'ok' }] });
+    for (let index = 0; index < 30; index += 1) {
+      manager.addMessage({ role: 'user', parts: [{ type: 'text', text: `question ${index}: ${words(60, `q${index}-`)}` }] });
+      await manager.prepareRequest();
+      manager.addMessage({ role: 'assistant', parts: [{ type: 'text', text: `answer ${index}` }] });
+      await manager.maybeCompress();
+      expect(manager.budget().totalTokens).toBeLessThanOrEqual(manager.budget().requestLimit);
+    }
+    expect(folded).toContain(task.id);
+    expect(manager.activeMessages.map((message) => message.id)).not.toContain(task.id);
+    const system = manager.systemMessage()!.parts[0]!;
+    expect(system).toMatchObject({ type: 'text' });
+    expect(system.type === 'text' && system.text).toContain('> TASK: make the parser accept negative numbers');
+    expect(system.type === 'text' && system.text).toMatch(/more folded messages, in the session history/);
+    // The quotes are part of the state a snapshot keeps.
+    expect(manager.state().foldedQuotes?.[0]).toMatchObject({ messageId: task.id });
+  });
+
+  it('cuts a tool result far over maxToolResultTokens before it is sent, under the threshold, and saves it', async () => {
+    const logdir = newHome();
+    const manager = managerWith({ contextSize: 32_768, maxToolResultTokens: 200, logdir });
+    const truncated: number[] = [];
+    manager.on('tool-results-truncated', (event) => truncated.push(...event.results.map((result) => result.tokensBefore)));
+    const output = words(2_000, 'log');
+    manager.addMessage({ role: 'user', parts: [{ type: 'text', text: 'run the tests' }] });
+    manager.addMessage({ role: 'assistant', parts: [{ type: 'tool-call', callId: 'c1', name: 'bash', input: { command: 'pytest' } }] });
+    manager.addMessage({ role: 'tool', parts: [{ type: 'tool-result', callId: 'c1', output }] });
+    expect(manager.shouldCompress()).toBe(false);
+    const request = await manager.prepareRequest();
+    const sent = request.messages.at(-1)!.parts[0]!;
+    expect(sent.type === 'tool-result' && manager.tokens.countText(sent.output)).toBeLessThanOrEqual(200);
+    expect(sent.type === 'tool-result' && sent.output).toMatch(/full output: ollm recover [0-9a-f]{12}\]$/);
+    expect(truncated).toHaveLength(1);
+    expect(truncated[0]).toBeGreaterThan(400);
+    const saved = join(logdir, RECOVERY_FOLDER);
+    expect(existsSync(saved)).toBe(true);
+    const [file] = (await import('node:fs')).readdirSync(saved);
+    expect(readFileSync(join(saved, file!), 'utf8')).toBe(output);
+    // A result under twice the limit is left to the compression stages.
+    manager.addMessage({ role: 'assistant', parts: [{ type: 'tool-call', callId: 'c2', name: 'bash', input: { command: 'ls' } }] });
+    manager.addMessage({ role: 'tool', parts: [{ type: 'tool-result', callId: 'c2', output: words(150, 'ls') }] });
+    await manager.prepareRequest();
+    expect(truncated).toHaveLength(1);
+  });
+
+  it('says when an automatic compression is not needed', async () => {
+    const manager = managerWith({ contextSize: 8_192, stages: [shortenToolResults] });
+    const skipped: string[] = [];
+    manager.on('compression-skipped', (event) => skipped.push(event.reason));
+    manager.addMessage({ role: 'user', parts: [{ type: 'text', text: 'hello' }] });
+    expect(await manager.maybeCompress()).toBeUndefined();
+    expect(skipped).toEqual([expect.stringMatching(/^not needed: the conversation holds \d+ tokens, under the trigger of \d+$/)]);
+  });
+
+  it('keeps the calibration at or above the exact count, so an under-reporting server cannot switch compression off', () => {
+    const manager = managerWith({ contextSize: 4_096, stages: [shortenToolResults] });
+    for (let index = 0; index < 3; index += 1) addToolTurn(manager, index, 600);
+    const before = manager.budget().totalTokens;
+    const sent: Message[] = manager.messagesForModel();
+    manager.recordReportedPromptTokens(10, sent);
+    manager.recordReportedPromptTokens(Math.round(manager.tokens.countMessages(sent) * 0.6), sent);
+    expect(manager.calibrationRatio).toBe(1);
+    expect(manager.budget().totalTokens).toBe(before);
+    expect(manager.shouldCompress()).toBe(true);
+  });
+});

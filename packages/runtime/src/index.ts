@@ -1,0 +1,59 @@
+// @ollm/runtime: a live conversation inside a fixed window (the context manager, its budget,
+// reply reserve, window guard and calibration; goals, reliability, events; session history,
+// snapshots and locks; config; the provider registry and plugin discovery). Built on @ollm/core.
+
+// Registry and discovery
+export type { RegisteredProvider } from './registry/provider-registry.js';
+export {
+  ProviderRegistry,
+  defaultRegistry,
+  getContextProvider,
+  listProviders,
+  registerProvider,
+} from './registry/provider-registry.js';
+export type { DiscoverOptions, DiscoveredPlugin, DiscoveryReport } from './registry/discover-plugins.js';
+export { PLUGIN_KEYWORD, discoverPlugins, findNearestManifest } from './registry/discover-plugins.js';
+
+// Goals, reliability, events
+export { GoalManager } from './goals/goal-manager.js';
+export type { Reliability, ReliabilityLevel } from './reliability/reliability.js';
+export { computeReliability, parseModelSize, reliabilityLevel, reliabilityWarning } from './reliability/reliability.js';
+export type { ContextEventListener, ContextEventName, ContextEvents } from './events/context-events.js';
+export { ContextEventEmitter } from './events/context-events.js';
+
+// Storage: session history, snapshots, ids
+export { ollmHome, resolveInside, validateStorageId } from './storage/storage-id.js';
+export { withFileLock } from './storage/file-lock.js';
+export { redactSecrets } from './storage/redact-secrets.js';
+export type { SessionEntry, SessionHistoryOptions, SessionRecord } from './storage/session-history.js';
+export { HISTORY_FILE, SessionHistory, deleteSession, listSessions, readSession, readSessionFile } from './storage/session-history.js';
+export type { ExportedSession } from './storage/export-session.js';
+export { exportSession } from './storage/export-session.js';
+export type { ContextSnapshot, ContextState, SnapshotSummary } from './storage/snapshot-store.js';
+export { SnapshotStore } from './storage/snapshot-store.js';
+export { SessionInUseError } from './errors/session-in-use-error.js';
+export type { SessionLock, SessionLockOptions, SessionLockOwner } from './storage/session-lock.js';
+export { SESSION_LOCK_FILE, acquireSessionLock } from './storage/session-lock.js';
+
+// Config
+export { InvalidConfigError } from './errors/invalid-config-error.js';
+export type { OllmConfig, OllmConfigInput } from './config/config-defaults.js';
+export { DEFAULT_OLLM_CONFIG } from './config/config-defaults.js';
+export type { LoadConfigOptions, LoadedConfig } from './config/load-config.js';
+export { loadConfig } from './config/load-config.js';
+
+// The context manager
+export { CircuitBreaker } from './context/circuit-breaker.js';
+export type { CalibrationReading } from './context/token-calibration.js';
+export { CALIBRATION_CEILING, CALIBRATION_FLOOR, CALIBRATION_OUTLIER_RATIO, TokenCalibration } from './context/token-calibration.js';
+export { DEFAULT_REPLY_RESERVE_SHARE, resolveReplyReserve } from './context/reply-reserve.js';
+export type { TruncatedToolResult } from './context/oversized-tool-results.js';
+export { OVERSIZED_TOOL_RESULT_FACTOR, truncateOversizedToolResults } from './context/oversized-tool-results.js';
+export type { FoldedUserQuote } from './context/folded-user-quotes.js';
+export { ContextOverflowError } from './errors/context-overflow-error.js';
+export type { ContextBudget } from './context/context-budget.js';
+export { computeBudget } from './context/context-budget.js';
+export type { ContextManagerOptions } from './context/context-manager-options.js';
+export type { CompleteOptions, CompressOptions, CompressionOutcome, ContextCompletion, PreparedRequest } from './context/context-manager.js';
+export { ContextManager } from './context/context-manager.js';
+export { createWindowGuardProvider } from './context/window-guard-provider.js';

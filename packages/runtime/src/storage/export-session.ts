@@ -1,0 +1,46 @@
+import type { Message } from '@ollm/core';
+import type { SessionRecord } from './session-history.js';
+
+/** The session JSON layout of the ollm seed document (`~/.ollm/sessions/{sessionId}.json`). */
+export interface ExportedSession {
+  sessionId: string;
+  startTime: string;
+  lastActivity: string;
+  model?: string;
+  provider?: string;
+  messages: { role: Message['role']; parts: unknown[]; timestamp?: string }[];
+  toolCalls: { id: string; name: string; args: unknown; result?: { llmContent: string; isError?: boolean }; timestamp?: string }[];
+  metadata: { tokenCount: number; compressionCount: number };
+}
+
+/** Converts a session's full history to the seed's export layout (tool calls joined with their results). */
+export function exportSession(record: SessionRecord): ExportedSession {
+  const toolCalls: ExportedSession['toolCalls'] = [];
+  const byId = new Map<string, ExportedSession['toolCalls'][number]>();
+  for (const message of record.messages) {
+    for (const part of message.parts) {
+      if (part.type === 'tool-call') {
+        const call = { id: part.callId, name: part.name, args: part.input, ...(message.timestamp ? { timestamp: message.timestamp } : {}) };
+        toolCalls.push(call);
+        byId.set(part.callId, call);
+      } else if (part.type === 'tool-result') {
+        const call = byId.get(part.callId);
+        if (call) call.result = { llmContent: part.output, ...(part.isError ? { isError: true } : {}) };
+      }
+    }
+  }
+  return {
+    sessionId: record.sessionId,
+    startTime: record.startTime,
+    lastActivity: record.lastActivity,
+    ...(record.model !== undefined ? { model: record.model } : {}),
+    ...(record.provider !== undefined ? { provider: record.provider } : {}),
+    messages: record.messages.map((message) => ({
+      role: message.role,
+      parts: message.parts.map((part) => ({ ...part })),
+      ...(message.timestamp ? { timestamp: message.timestamp } : {}),
+    })),
+    toolCalls,
+    metadata: { tokenCount: record.metadata.tokenCount, compressionCount: record.metadata.compressionCount },
+  };
+}

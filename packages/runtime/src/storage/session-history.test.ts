@@ -1,0 +1,133 @@
+import type { Message } from '@ollm/core';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, appendFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { exportSession } from './export-session.js';
+import { SessionHistory, deleteSession, listSessions, readSession } from './session-history.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const writerScript = join(here, 'test-support', 'session-writer.mjs');
+const builtCore = join(here, '..', '..', 'dist', 'index.js');
+const homes: string[] = [];
+const ROUNDS = 8;
+
+function newHome(): string {
+  const home = mkdtempSync(join(tmpdir(), 'ollm-history-'));
+  homes.push(home);
+  return home;
+}
+
+afterEach(() => {
+  for (const home of homes.splice(0)) rmSync(home, { recursive: true, force: true });
+});
+
+const user = (id: string, text: string): Message => ({ id, role: 'user', parts: [{ type: 'text', text }], timestamp: '2026-01-01T00:00:00.000Z' });
+
+describe('SessionHistory', () => {
+  it('records every message with metadata and reads it back', () => {
+    const home = newHome();
+    const history = new SessionHistory({ home, sessionId: 's1', model: 'llama3.2:3b', provider: 'ollama' });
+    history.append(user('a', 'hello'), 5);
+    history.append({ id: 'b', role: 'assistant', parts: [{ type: 'tool-call', callId: 'c1', name: 'bash', input: { command: 'ls' } }] }, 9);
+    history.append({ id: 'c', role: 'tool', parts: [{ type: 'tool-result', callId: 'c1', output: 'file.txt' }] }, 4);
+    history.recordCompression({ provider: 'trim', tokensBefore: 18, tokensAfter: 10 });
+    history.close();
+    const record = readSession(home, 's1');
+    expect(record.messages.map((message) => message.id)).toEqual(['a', 'b', 'c']);
+    expect(record.metadata).toEqual({ tokenCount: 18, compressionCount: 1, messageCount: 3 });
+    expect(record.model).toBe('llama3.2:3b');
+    const exported = exportSession(record);
+    expect(exported.toolCalls).toEqual([{ id: 'c1', name: 'bash', args: { command: 'ls' }, result: { llmContent: 'file.txt' } }]);
+    expect(exported.metadata).toEqual({ tokenCount: 18, compressionCount: 1 });
+    expect(listSessions(home).map((session) => session.sessionId)).toEqual(['s1']);
+    deleteSession(home, 's1');
+    expect(listSessions(home)).toEqual([]);
+  });
+
+  it('appends without rewriting: earlier bytes never change', () => {
+    const home = newHome();
+    const history = new SessionHistory({ home, sessionId: 's2' });
+    history.append(user('a', 'first'));
+    const before = readFileSync(history.path);
+    history.append(user('b', 'second'));
+    const after = readFileSync(history.path);
+    expect(after.subarray(0, before.length).equals(before)).toBe(true);
+    history.close();
+  });
+
+  it('never writes a secret', () => {
+    const home = newHome();
+    const secret = 'sk-test-0123456789abcdef';
+    const history = new SessionHistory({ home, sessionId: 's3', secrets: [secret] });
+    history.append(user('a', `my key is ${secret}`));
+    history.close();
+    const text = readFileSync(history.path, 'utf8');
+    expect(text).not.toContain(secret);
+    expect(text).toContain('[redacted]');
+  });
+
+  it('ignores a line cut by a crash and repairs it before the next append', () => {
+    const home = newHome();
+    const history = new SessionHistory({ home, sessionId: 's4' });
+    history.append(user('a', 'kept'));
+    history.close();
+    appendFileSync(history.path, '{"type":"message","message":{"id":"half');
+    const damaged = readSession(home, 's4');
+    expect(damaged.recoveredFromPartialWrite).toBe(true);
+    expect(damaged.messages.map((message) => message.id)).toEqual(['a']);
+    const again = new SessionHistory({ home, sessionId: 's4' });
+    again.append(user('b', 'after the crash'));
+    again.close();
+    const repaired = readSession(home, 's4');
+    expect(repaired.recoveredFromPartialWrite).toBe(false);
+    expect(repaired.messages.map((message) => message.id)).toEqual(['a', 'b']);
+  });
+
+  it('refuses ids that would escape the home folder', () => {
+    const home = newHome();
+    for (const id of ['../x', '/abs', 'a\0b']) expect(() => new SessionHistory({ home, sessionId: id })).toThrowError(/Invalid session id/);
+    expect(() => readSession(home, '../../etc')).toThrowError(/Invalid session id/);
+  });
+});
+
+describe.skipIf(!existsSync(builtCore))('SessionHistory across processes (uses the built core: run `pnpm build` first)', () => {
+  function runWriter(home: string, sessionId: string, writer: string, count: string) {
+    return spawn(process.execPath, [writerScript, home, sessionId, writer, count], { stdio: ['ignore', 'pipe', 'inherit'] });
+  }
+
+  it('survives SIGKILL at random points: the session stays readable and loses at most the entry being written', async () => {
+    const home = newHome();
+    for (let round = 0; round < ROUNDS; round += 1) {
+      const child = runWriter(home, 'crash', `w${round}`, 'forever');
+      await new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()));
+      await new Promise((resolve) => setTimeout(resolve, Math.floor(Math.random() * 40)));
+      child.kill('SIGKILL');
+      await new Promise((resolve) => child.once('exit', resolve));
+      const record = readSession(home, 'crash');
+      const mine = record.messages.filter((message) => message.id.startsWith(`w${round}-`));
+      expect(mine.length).toBeGreaterThan(20);
+      // Contiguous from 0: nothing lost but possibly the one entry cut by the kill.
+      mine.forEach((message, index) => expect(message.id).toBe(`w${round}-${index}`));
+    }
+    const record = readSession(home, 'crash');
+    for (let round = 0; round < ROUNDS; round += 1) expect(record.messages.some((message) => message.id === `w${round}-0`)).toBe(true);
+  }, 120_000);
+
+  it('serialises two writers: every entry whole, each writer in its own order', async () => {
+    const home = newHome();
+    const writers = ['left', 'right'].map((name) => runWriter(home, 'shared', name, '200'));
+    await Promise.all(writers.map((child) => new Promise((resolve) => child.once('exit', resolve))));
+    const record = readSession(home, 'shared');
+    expect(record.recoveredFromPartialWrite).toBe(false);
+    expect(record.messages).toHaveLength(400);
+    for (const name of ['left', 'right']) {
+      const ids = record.messages.filter((message) => message.id.startsWith(`${name}-`)).map((message) => message.id);
+      expect(ids).toEqual(Array.from({ length: 200 }, (_, index) => `${name}-${index}`));
+    }
+    const headers = readFileSync(join(home, 'sessions', 'shared', 'history.jsonl'), 'utf8').split('\n').filter((line) => line.includes('"type":"session"'));
+    expect(headers).toHaveLength(1);
+  }, 120_000);
+});

@@ -1,0 +1,114 @@
+import { type GoalState, InvalidArgumentError, type Message, writeFileAtomic } from '@ollm/core';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import type { FoldedUserQuote } from '../context/folded-user-quotes.js';
+import { resolveInside, validateStorageId } from './storage-id.js';
+import { redactSecrets } from './redact-secrets.js';
+
+/** The full state of a conversation's context at one moment. */
+export interface ContextState {
+  readonly systemPrompt: string;
+  readonly messages: readonly Message[];
+  readonly goal?: GoalState;
+  readonly compressionCount: number;
+  /** Provider-private state (e.g. goal-aware checkpoints), as plain JSON. */
+  readonly providerState?: Readonly<Record<string, unknown>>;
+  /** User messages the window guard folded out, kept as quotes in the system message. */
+  readonly foldedQuotes?: readonly FoldedUserQuote[];
+}
+
+export interface ContextSnapshot {
+  readonly id: string;
+  readonly sessionId: string;
+  readonly timestamp: string;
+  readonly automatic: boolean;
+  readonly context: ContextState;
+  readonly tokenCount: number;
+  readonly messageCount: number;
+  readonly checkpointCount: number;
+  readonly metadata: { readonly model?: string; readonly tier?: string; readonly mode?: string; readonly reason?: string };
+}
+
+export type SnapshotSummary = Omit<ContextSnapshot, 'context'>;
+
+let lastStamp = '';
+let sequence = 0;
+
+/** Sortable ids: time to the millisecond, then a sequence within it, so listing by name is listing by age. */
+function nextSnapshotId(timestamp: string): string {
+  const stamp = timestamp.replace(/[-:.TZ]/g, '');
+  sequence = stamp === lastStamp ? sequence + 1 : 0;
+  lastStamp = stamp;
+  return `${stamp}-${String(sequence).padStart(3, '0')}-${randomUUID().slice(0, 6)}`;
+}
+
+/**
+ * Snapshots under `$OLLM_HOME/snapshots/<session>/<id>.json`, written atomically, never changed
+ * after creation; `retain` keeps the newest N (default 20).
+ */
+export class SnapshotStore {
+  private readonly home: string;
+  private readonly retain: number;
+  private readonly secrets: readonly string[];
+  private readonly clock: () => Date;
+
+  constructor({ home, retain = 20, secrets = [], clock = () => new Date() }: { home: string; retain?: number; secrets?: readonly string[]; clock?: () => Date }) {
+    this.home = home;
+    this.retain = retain;
+    this.secrets = secrets.filter((secret) => secret.length >= 8);
+    this.clock = clock;
+  }
+
+  create(snapshot: Omit<ContextSnapshot, 'id' | 'timestamp'>): ContextSnapshot {
+    validateStorageId('session', snapshot.sessionId);
+    const timestamp = this.clock().toISOString();
+    const id = nextSnapshotId(timestamp);
+    const full: ContextSnapshot = { ...snapshot, id, timestamp };
+    writeFileAtomic(this.file(snapshot.sessionId, id), redactSecrets(JSON.stringify(full), this.secrets));
+    this.prune(snapshot.sessionId);
+    return full;
+  }
+
+  list(sessionId: string): SnapshotSummary[] {
+    const folder = this.folder(sessionId);
+    if (!existsSync(folder)) return [];
+    return readdirSync(folder)
+      .filter((name) => name.endsWith('.json'))
+      .sort()
+      .reverse()
+      .map((name) => {
+        const { context: _context, ...summary } = this.read(sessionId, name.slice(0, -'.json'.length));
+        return summary;
+      });
+  }
+
+  read(sessionId: string, snapshotId: string): ContextSnapshot {
+    const path = this.file(sessionId, snapshotId);
+    if (!existsSync(path)) {
+      throw new InvalidArgumentError({ argument: 'snapshotId', message: `No snapshot "${snapshotId}" in session "${sessionId}".` });
+    }
+    return JSON.parse(readFileSync(path, 'utf8')) as ContextSnapshot;
+  }
+
+  delete(sessionId: string, snapshotId: string): void {
+    const path = this.file(sessionId, snapshotId);
+    if (!existsSync(path)) {
+      throw new InvalidArgumentError({ argument: 'snapshotId', message: `No snapshot "${snapshotId}" in session "${sessionId}".` });
+    }
+    rmSync(path);
+  }
+
+  private prune(sessionId: string): void {
+    const folder = this.folder(sessionId);
+    const names = readdirSync(folder).filter((name) => name.endsWith('.json')).sort();
+    for (const name of names.slice(0, Math.max(0, names.length - this.retain))) rmSync(resolveInside(folder, name));
+  }
+
+  private folder(sessionId: string): string {
+    return resolveInside(this.home, 'snapshots', validateStorageId('session', sessionId));
+  }
+
+  private file(sessionId: string, snapshotId: string): string {
+    return resolveInside(this.folder(sessionId), `${validateStorageId('snapshot', snapshotId)}.json`);
+  }
+}
