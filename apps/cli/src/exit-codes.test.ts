@@ -1,5 +1,14 @@
 import { CommanderError } from 'commander';
-import { InvalidArgumentError, InvalidProviderOutputError, InvalidTranscriptError, ModelUnavailableError, NoSuchProviderError, OllmError, ProviderExecutionError } from '@ollm/core';
+import {
+  InvalidArgumentError,
+  InvalidProviderOutputError,
+  InvalidTranscriptError,
+  ModelUnavailableError,
+  NoModelError,
+  NoSuchProviderError,
+  OllmError,
+  ProviderExecutionError,
+} from '@ollm/core';
 import { InvalidConfigError } from '@ollm/runtime';
 import { describe, expect, it } from 'vitest';
 import { displayPath, ExitCode, oneLine, reportError } from './exit-codes.js';
@@ -8,15 +17,28 @@ const cwd = '/work/project';
 
 describe('reportError: the one mapping of errors to exit codes', () => {
   it.each([
-    ['an unreadable transcript', new InvalidTranscriptError({ file: '/work/project/a.json', position: 'line 3, column 7', reason: 'Unexpected token' }), ExitCode.badInput],
+    [
+      'an unreadable transcript',
+      new InvalidTranscriptError({ file: '/work/project/a.json', position: 'line 3, column 7', reason: 'Unexpected token' }),
+      ExitCode.badInput,
+    ],
     ['an unknown provider', new NoSuchProviderError({ providerName: 'x', available: ['trim'] }), ExitCode.badInput],
     ['a bad argument', new InvalidArgumentError({ argument: 'limit', message: 'bad limit' }), ExitCode.badInput],
-    ['an invalid config value', new InvalidConfigError({ file: '/work/project/ollm.config.json', key: 'compression.limit', reason: 'must be a number' }), ExitCode.badInput],
+    [
+      'an invalid config value',
+      new InvalidConfigError({ file: '/work/project/ollm.config.json', key: 'compression.limit', reason: 'must be a number' }),
+      ExitCode.badInput,
+    ],
     ['a usage error', new CommanderError(1, 'commander.unknownOption', "error: unknown option '--x'"), ExitCode.badInput],
     ['help shown', new CommanderError(0, 'commander.helpDisplayed', '(outputHelp)'), ExitCode.ok],
-    ['an unreachable model', new ModelUnavailableError({ provider: 'ollama', baseURL: 'http://127.0.0.1:11434', hint: 'start it with `ollama serve`' }), ExitCode.modelUnreachable],
-    ['a model-based provider without a model', new OllmError({ code: 'no-model', message: 'summarize needs a model' }), ExitCode.badInput],
-    ['any model-unavailable OllmError', new OllmError({ code: 'model-unavailable', message: 'down' }), ExitCode.modelUnreachable],
+    [
+      'an unreachable model',
+      new ModelUnavailableError({ provider: 'ollama', baseURL: 'http://127.0.0.1:11434', hint: 'start it with `ollama serve`' }),
+      ExitCode.modelUnreachable,
+    ],
+    ['a model-based provider without a model', new NoModelError({ needer: 'summarize', message: 'summarize needs a model' }), ExitCode.badInput],
+    // Errors are told apart by class (isInstance), not by a code string another error could carry.
+    ['an OllmError that only carries the code model-unavailable', new OllmError({ code: 'model-unavailable', message: 'down' }), ExitCode.failure],
     ['a broken integrity rule', new InvalidProviderOutputError({ provider: 'p', rule: 'order-kept', detail: 'moved' }), ExitCode.failure],
     ['a provider crash', new ProviderExecutionError({ provider: 'p', cause: new Error('boom') }), ExitCode.failure],
     ['anything else', new TypeError('unexpected'), ExitCode.failure],

@@ -32,8 +32,8 @@ export async function reportError(error: unknown, cwd: string): Promise<ErrorRep
   if (isAbort(error)) {
     return { exitCode: ExitCode.interrupted, message: 'interrupted; nothing was written' };
   }
-  const { InvalidArgumentError, InvalidTranscriptError, NoSuchProviderError, OllmError } = await import('@ollm/core');
-const { InvalidConfigError, SessionInUseError } = await import('@ollm/runtime');
+  const { InvalidArgumentError, InvalidTranscriptError, ModelUnavailableError, NoModelError, NoSuchProviderError } = await import('@ollm/core');
+  const { InvalidConfigError, SessionInUseError } = await import('@ollm/runtime');
   if (InvalidTranscriptError.isInstance(error)) {
     return { exitCode: ExitCode.badInput, message: `${displayPath(error.file, cwd)}: ${error.position}: ${error.reason}` };
   }
@@ -44,10 +44,13 @@ const { InvalidConfigError, SessionInUseError } = await import('@ollm/runtime');
   if (SessionInUseError.isInstance(error)) {
     return { exitCode: ExitCode.badInput, message: error.message };
   }
-  if (OllmError.isInstance(error) && error.code === 'no-model') {
-    return { exitCode: ExitCode.badInput, message: `${error.message} (ollm compact: --model NAME; --host URL for another Ollama, --api openai --base-url URL for other servers)` };
+  if (NoModelError.isInstance(error)) {
+    return {
+      exitCode: ExitCode.badInput,
+      message: `${error.message} (ollm compact: --model NAME; --host URL for another Ollama, --api openai --base-url URL for other servers)`,
+    };
   }
-  if (OllmError.isInstance(error) && error.code === 'model-unavailable') {
+  if (ModelUnavailableError.isInstance(error)) {
     return { exitCode: ExitCode.modelUnreachable, message: error.message };
   }
   const systemError = error as NodeJS.ErrnoException | undefined;
@@ -84,7 +87,5 @@ function fileProblem(code: string): string {
 }
 
 function commanderMessage(error: CommanderError): string {
-  return error.message
-    .replace(/^error:\s*/, '')
-    .replace(/\n\(Did you mean (.+)\?\)/, ' (did you mean $1?)');
+  return error.message.replace(/^error:\s*/, '').replace(/\n\(Did you mean (.+)\?\)/, ' (did you mean $1?)');
 }

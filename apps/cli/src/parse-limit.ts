@@ -1,7 +1,5 @@
 /** `--limit`: an absolute token count, or a share of each conversation's own tokens. */
-export type TokenLimit =
-  | { readonly kind: 'tokens'; readonly tokens: number }
-  | { readonly kind: 'percent'; readonly percent: number };
+export type TokenLimit = { readonly kind: 'tokens'; readonly tokens: number } | { readonly kind: 'percent'; readonly percent: number };
 
 export const DEFAULT_LIMIT: TokenLimit = { kind: 'percent', percent: 50 };
 

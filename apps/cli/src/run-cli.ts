@@ -45,7 +45,9 @@ export async function runCli(argv: readonly string[], io: CliIo, options: RunCli
 function buildProgram(context: CommandContext): Command {
   const { io } = context;
   const program = new Command('ollm')
-    .description('Keep long LLM conversations inside a fixed context window: chat with a model (ollm alone), compact transcripts, inspect what fills them, recover what was removed.')
+    .description(
+      'Keep long LLM conversations inside a fixed context window: chat with a model (ollm alone), compact transcripts, inspect what fills them, recover what was removed.',
+    )
     .version(version, '-V, --version', 'print the version')
     .option('--no-plugins', 'load no plugin packages (safe mode)')
     .option('--debug', 'print stack traces with errors')

@@ -48,7 +48,9 @@ describe.skipIf(!built)('the built ollm binary (dist/bin.js)', () => {
   it('discovers the bundled plugins', () => {
     const run = ollm(['providers', '--json']);
     expect(run.status).toBe(0);
-    const names = (JSON.parse(run.stdout) as { providers: { name: string; package: string }[] }).providers.map((provider) => `${provider.name} ${provider.package}`);
+    const names = (JSON.parse(run.stdout) as { providers: { name: string; package: string }[] }).providers.map(
+      (provider) => `${provider.name} ${provider.package}`,
+    );
     expect(names).toContain('trim @ollm/plugin-trim');
   });
 

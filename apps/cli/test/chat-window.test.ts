@@ -30,7 +30,9 @@ describe.skipIf(!binaryBuilt)('ollm chat keeps every request inside the window (
     const input = ['a short question', words(2_500), 'and after the refusal?'].join('\n');
     const run = await runBinary(args('--session', 'too-large'), env, folder.path, `${input}\n`);
     expect(run.code).toBe(0);
-    expect(run.stderr).toMatch(/^ollm: The request needs [\d,]+ tokens but the window holds 1,741 \(2,048 less 307 kept for the reply\): the latest message alone is [\d,]+ tokens; shorten or split it, or use a larger --context-size\. Nothing was sent\.$/m);
+    expect(run.stderr).toMatch(
+      /^ollm: The request needs [\d,]+ tokens but the window holds 1,741 \(2,048 less 307 kept for the reply\): the latest message alone is [\d,]+ tokens; shorten or split it, or use a larger --context-size\. Nothing was sent\.$/m,
+    );
     expect(run.stdout).toContain('(the message was not sent; the session record keeps it)');
     expect(run.stdout).toContain('fake reply to: and after the refusal?');
     const chats = chatRequests(server);
@@ -40,7 +42,9 @@ describe.skipIf(!binaryBuilt)('ollm chat keeps every request inside the window (
       expect(request.maxTokens).toBe(307);
     }
     // Nothing is lost: the session record keeps the refused paste.
-    const recorded = readSession(env['OLLM_HOME']!, 'too-large').messages.filter((message: Message) => message.role === 'user').map(messageText);
+    const recorded = readSession(env['OLLM_HOME']!, 'too-large')
+      .messages.filter((message: Message) => message.role === 'user')
+      .map(messageText);
     expect(recorded).toEqual(['a short question', words(2_500), 'and after the refusal?']);
   });
 
@@ -49,7 +53,9 @@ describe.skipIf(!binaryBuilt)('ollm chat keeps every request inside the window (
     const run = await runBinary(args('--session', 'multi-line'), env, folder.path, 'def f(x):\\\n    return x + 1\\\n\nsecond message\n');
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('> def f(x):\n.     return x + 1\nfake reply to: def f(x):');
-    const recorded = readSession(env['OLLM_HOME']!, 'multi-line').messages.filter((message: Message) => message.role === 'user').map(messageText);
+    const recorded = readSession(env['OLLM_HOME']!, 'multi-line')
+      .messages.filter((message: Message) => message.role === 'user')
+      .map(messageText);
     expect(recorded).toEqual(['def f(x):\n    return x + 1', 'second message']);
     expect(chatRequests(server)).toHaveLength(2);
   });
@@ -84,7 +90,7 @@ describe.skipIf(!binaryBuilt)('ollm chat keeps every request inside the window (
     expect((await runBinary(args('--session', 'shared'), env, folder.path, '/quit\n')).code).toBe(0);
   });
 
-  it('runs gptme\'s /compact auto and /compact resume as deprecated aliases, and says when a compaction saves little', async () => {
+  it("runs gptme's /compact auto and /compact resume as deprecated aliases, and says when a compaction saves little", async () => {
     const input = ['first question', 'second question', '/compact auto', '/compact resume'].join('\n');
     const run = await runBinary(args('--session', 'aliases'), env, folder.path, `${input}\n`);
     expect(run.code).toBe(0);
@@ -98,7 +104,12 @@ describe.skipIf(!binaryBuilt)('ollm chat keeps every request inside the window (
   it('calls a model of unknown size "unknown", not critical, and warns at the start for a small one', async () => {
     const unknown = await runBinary(['--host', server.url, '--model', 'my-model', '--context-size', '2048'], env, folder.path, 'hi\n');
     // The fake server reports the parameter size of its first model for any name: use the OpenAI API, which reports none.
-    const openai = await runBinary(['--api', 'openai', '--base-url', `${server.url}/v1`, '--model', 'my-model', '--context-size', '2048'], env, folder.path, 'hi\n');
+    const openai = await runBinary(
+      ['--api', 'openai', '--base-url', `${server.url}/v1`, '--model', 'my-model', '--context-size', '2048'],
+      env,
+      folder.path,
+      'hi\n',
+    );
     expect(openai.stdout).toMatch(/^Context: .* · reliability unknown · /m);
     expect(openai.stdout).toContain('reliability unknown: the size of my-model is not in its name and the server did not report it');
     expect(openai.stdout).not.toContain('Context Compression Warning');

@@ -48,7 +48,15 @@ describe.skipIf(!binaryBuilt)('ollm chat (the built binary, piped stdin, fake mo
   it('runs a scripted session: automatic and manual compression, snapshots, status, export, all on disk', async () => {
     const chat = new ChatDriver(chatArgs(), env, folder.path);
     const questions = Array.from({ length: 12 }, (_, index) => `Question ${index + 1}: how should the parser handle retries?`);
-    chat.send('/goal ship the parser with retries', ...questions, '/compact trim', '/compact summarize', 'One more question after the restart', '/snapshot create', '/snapshot list');
+    chat.send(
+      '/goal ship the parser with retries',
+      ...questions,
+      '/compact trim',
+      '/compact summarize',
+      'One more question after the restart',
+      '/snapshot create',
+      '/snapshot list',
+    );
     const [, snapshotId] = await chat.waitFor(/snapshot created: (\S+)/);
     await chat.waitFor(/^snapshot\s+taken/m);
     chat.send(`/snapshot restore ${snapshotId}`, '/status', '/export', '/quit');
@@ -68,7 +76,8 @@ describe.skipIf(!binaryBuilt)('ollm chat (the built binary, piped stdin, fake mo
     expect(run.stdout.match(/Context Compression Warning/g)).toHaveLength(2);
     expect(run.stdout).toContain('Your model (fake-llama:8b) starts at reliability low, before any compression.');
     expect(run.stdout).toContain(`restored snapshot ${snapshotId}`);
-    for (const part of ['system', 'goal', 'checkpoints', 'user', 'assistant', 'tool', 'total']) expect(run.stdout).toMatch(new RegExp(`^  ${part}\\s+[\\d,]+\\s+[\\d.]+%$`, 'm'));
+    for (const part of ['system', 'goal', 'checkpoints', 'user', 'assistant', 'tool', 'total'])
+      expect(run.stdout).toMatch(new RegExp(`^  ${part}\\s+[\\d,]+\\s+[\\d.]+%$`, 'm'));
 
     // The session file holds every turn, uncompressed, in order.
     const record = readSession(env['OLLM_HOME']!, sessionId);
@@ -78,7 +87,7 @@ describe.skipIf(!binaryBuilt)('ollm chat (the built binary, piped stdin, fake mo
     expect(replies).toEqual(userTexts.map((text) => chatReply(text)));
     expect(record.metadata.compressionCount).toBeGreaterThanOrEqual(3);
 
-    // The export has the seed's layout.
+    // The export has ollm's JSON session layout.
     const exported = JSON.parse(readFileSync(join(env['OLLM_HOME']!, 'sessions', `${sessionId}.json`), 'utf8')) as Record<string, unknown>;
     expect(Object.keys(exported)).toEqual(['sessionId', 'startTime', 'lastActivity', 'model', 'provider', 'messages', 'toolCalls', 'metadata']);
     expect(exported).toMatchObject({ sessionId, model: 'fake-llama:8b', provider: 'goal-aware', toolCalls: [] });
@@ -125,7 +134,9 @@ describe.skipIf(!binaryBuilt)('ollm chat (the built binary, piped stdin, fake mo
     expect(run.stdout).toMatch(/^#1 \(.+\)\nuser: This reply will hang$/m);
     expect(run.stdout).toMatch(/^3 messages recorded in /m);
     expect(run.stdout).toMatch(/^\s+\/snapshot create \[REASON\]\|list\|restore ID\|delete ID\s+/m);
-    const userTexts = readSession(env['OLLM_HOME']!, sessionId).messages.filter((message: Message) => message.role === 'user').map(messageText);
+    const userTexts = readSession(env['OLLM_HOME']!, sessionId)
+      .messages.filter((message: Message) => message.role === 'user')
+      .map(messageText);
     expect(userTexts).toEqual(['This reply will hang', 'And this one works']);
   });
 
@@ -139,7 +150,9 @@ describe.skipIf(!binaryBuilt)('ollm chat (the built binary, piped stdin, fake mo
         return;
       }
       response.setHeader('content-type', 'application/x-ndjson');
-      response.write(`${JSON.stringify({ model: 'm', created_at: new Date().toISOString(), message: { role: 'assistant', content: 'The first half of ' }, done: false })}\n`);
+      response.write(
+        `${JSON.stringify({ model: 'm', created_at: new Date().toISOString(), message: { role: 'assistant', content: 'The first half of ' }, done: false })}\n`,
+      );
       stalled.add(response);
     });
     await new Promise<void>((resolve) => ollama.listen(0, '127.0.0.1', resolve));
@@ -180,12 +193,19 @@ describe.skipIf(!binaryBuilt)('ollm chat (the built binary, piped stdin, fake mo
       const run = await runBinary(['--host', failing.url, '--model', 'fake-llama:8b', '--context-size', '1024'], env, folder.path, `${questions.join('\n')}\n`);
       expect(run.code).toBe(0);
       const warnings = run.stderr.trimEnd().split('\n');
-      expect(warnings.filter((line) => /^ollm: compression with goal-aware failed: .*500.* \(the context is unchanged\)$/.test(line)).length).toBeGreaterThanOrEqual(3);
+      expect(
+        warnings.filter((line) => /^ollm: compression with goal-aware failed: .*500.* \(the context is unchanged\)$/.test(line)).length,
+      ).toBeGreaterThanOrEqual(3);
       expect(warnings).toContain('ollm: goal-aware failed 3 times in a row: automatic compression uses mask,code-aware,trim only for now');
       expect(run.stdout).toMatch(/^compressed with window-guard \(automatic\): [\d,]+ -> [\d,]+ tokens$/m);
-      for (const line of run.stdout.split('\n').filter((entry) => entry.startsWith('Context: '))) expect(Number(/^Context: ([\d,]+)\//.exec(line)![1]!.replace(/,/g, ''))).toBeLessThanOrEqual(1024);
+      for (const line of run.stdout.split('\n').filter((entry) => entry.startsWith('Context: ')))
+        expect(Number(/^Context: ([\d,]+)\//.exec(line)![1]!.replace(/,/g, ''))).toBeLessThanOrEqual(1024);
       const sessionId = /session (\S+) ·/.exec(run.stdout)![1]!;
-      expect(readSession(env['OLLM_HOME']!, sessionId).messages.filter((message: Message) => message.role === 'user').map(messageText)).toEqual(questions);
+      expect(
+        readSession(env['OLLM_HOME']!, sessionId)
+          .messages.filter((message: Message) => message.role === 'user')
+          .map(messageText),
+      ).toEqual(questions);
     } finally {
       await failing.close();
     }
@@ -195,13 +215,21 @@ describe.skipIf(!binaryBuilt)('ollm chat (the built binary, piped stdin, fake mo
     const run = await runBinary(['--provider', 'goal-aware', '--host', 'http://127.0.0.1:9'], env, folder.path);
     expect(run.code).toBe(3);
     expect(run.stdout).toBe('');
-    expect(run.stderr.split('\n')).toEqual([expect.stringMatching(/^ollm: No Ollama server at http:\/\/127\.0\.0\.1:9 .*ollama serve.*--api openai --base-url/), '']);
+    expect(run.stderr.split('\n')).toEqual([
+      expect.stringMatching(/^ollm: No Ollama server at http:\/\/127\.0\.0\.1:9 .*ollama serve.*--api openai --base-url/),
+      '',
+    ]);
   });
 
   it('chats with an OpenAI-compatible server and writes no API key to disk', async () => {
     const key = 'sk-test-never-on-disk-0123456789';
     const home = join(folder.path, 'openai-home');
-    const run = await runBinary(['--api', 'openai', '--base-url', `${server.url}/v1`, '--model', 'fake-llama:8b', '--context-size', '2048'], { ...env, OLLM_HOME: home, OPENAI_API_KEY: key }, folder.path, 'Hello over the OpenAI API\n');
+    const run = await runBinary(
+      ['--api', 'openai', '--base-url', `${server.url}/v1`, '--model', 'fake-llama:8b', '--context-size', '2048'],
+      { ...env, OLLM_HOME: home, OPENAI_API_KEY: key },
+      folder.path,
+      'Hello over the OpenAI API\n',
+    );
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(`at ${server.url}/v1 · window 2,048 tokens`);
     expect(run.stdout).toContain(chatReply('Hello over the OpenAI API'));
@@ -224,7 +252,13 @@ describe.skipIf(!binaryBuilt)('ollm chat (the built binary, piped stdin, fake mo
 
   it('compact with an unknown provider exits 2 and lists the available ones', async () => {
     const transcript = join(folder.path, 'small.json');
-    writeFileSync(transcript, JSON.stringify([{ role: 'user', content: 'hello' }, { role: 'assistant', content: 'hi' }]));
+    writeFileSync(
+      transcript,
+      JSON.stringify([
+        { role: 'user', content: 'hello' },
+        { role: 'assistant', content: 'hi' },
+      ]),
+    );
     const run = await runBinary(['compact', transcript, '--provider', 'nope'], env, folder.path);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/^ollm: No context provider named "nope"\. Available: .*\btrim\b.*\n$/);

@@ -52,7 +52,21 @@ describe.skipIf(!fixturesPresent)('ollm compact', () => {
     expect(run.stderr).toBe('');
     const report = JSON.parse(run.stdout) as ConversationReport & { provider: string; out: string; format: string };
     expect(Object.keys(report).sort()).toEqual(
-      ['conversation', 'coveredThrough', 'file', 'format', 'limit', 'limitations', 'out', 'provider', 'removed', 'sourceDigest', 'timeMs', 'tokensAfter', 'tokensBefore'].sort(),
+      [
+        'conversation',
+        'coveredThrough',
+        'file',
+        'format',
+        'limit',
+        'limitations',
+        'out',
+        'provider',
+        'removed',
+        'sourceDigest',
+        'timeMs',
+        'tokensAfter',
+        'tokensBefore',
+      ].sort(),
     );
     expect(report).toMatchObject({ provider: 'placeholder', format: 'swe-agent', out, limit: 9000, tokensBefore: 18553, coveredThrough: 119 });
     const readBack = await readTranscript(out);
@@ -88,7 +102,7 @@ describe.skipIf(!fixturesPresent)('ollm compact', () => {
     expect(run.stderr).toBe('ollm: No context provider named "nope". Available: identity, offline, placeholder, rule-breaker.\n');
   });
 
-  it('exits 3 with one line when the provider\'s model is unreachable, writing nothing', async () => {
+  it("exits 3 with one line when the provider's model is unreachable, writing nothing", async () => {
     const out = join(folder.path, 'out.json');
     const run = await compact([sweAgentFixture, '--provider', 'offline', '--out', out]);
     expect(run.code).toBe(3);
@@ -190,7 +204,9 @@ describe.skipIf(!fixturesPresent)('ollm compact', () => {
 
   it('compacts only the conversation --conversation names and keeps the others', async () => {
     const original = await readTranscript(tauBenchFixture);
-    const changed = original.conversations.findIndex((conversation) => conversation.messages.some((message) => message.parts.some((part) => part.type === 'tool-result' && part.output.length > 200)));
+    const changed = original.conversations.findIndex((conversation) =>
+      conversation.messages.some((message) => message.parts.some((part) => part.type === 'tool-result' && part.output.length > 200)),
+    );
     const id = original.conversations[changed]!.id;
     const out = join(folder.path, 'airline.json');
     const run = await compact([tauBenchFixture, '--provider', 'placeholder', '--conversation', id, '--out', out]);

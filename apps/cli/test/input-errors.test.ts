@@ -53,7 +53,10 @@ describe('bad input: exit 2, one line naming file and position, nothing written'
     writeFileSync(join(folder.path, 'broken.json'), '{"messages": [');
     const out = join(folder.path, 'out.json');
     writeFileSync(out, 'previous content');
-    const run = await runOllm(['compact', 'broken.json', '--out', out, '--provider', 'identity', '--no-plugins'], { cwd: folder.path, registry: testRegistry() });
+    const run = await runOllm(['compact', 'broken.json', '--out', out, '--provider', 'identity', '--no-plugins'], {
+      cwd: folder.path,
+      registry: testRegistry(),
+    });
     expect(run.code).toBe(2);
     expect(readFileSync(out, 'utf8')).toBe('previous content');
     expect(run.stdout).toBe('');
@@ -68,8 +71,17 @@ describe('bad input: exit 2, one line naming file and position, nothing written'
     expect(debug.stderr).toContain('    at ');
   });
 
-  describe.skipIf(!invalidPresent)('the repository\'s invalid samples', () => {
-    const samples = ['malformed.json', 'malformed.jsonl', 'non-object.json', 'not-utf8.json', 'orphan-tool-result.json', 'unknown-format.json', 'unknown-role.json', 'wrong-type.json'];
+  describe.skipIf(!invalidPresent)("the repository's invalid samples", () => {
+    const samples = [
+      'malformed.json',
+      'malformed.jsonl',
+      'non-object.json',
+      'not-utf8.json',
+      'orphan-tool-result.json',
+      'unknown-format.json',
+      'unknown-role.json',
+      'wrong-type.json',
+    ];
     it.each(samples)('%s exits 2 with one line naming the file and a position', async (sample) => {
       const run = await runOllm(['stats', `fixtures/invalid/${sample}`], { cwd: repositoryRoot });
       expect(run.code).toBe(2);

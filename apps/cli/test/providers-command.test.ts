@@ -15,7 +15,10 @@ function writeProject(root: string): void {
   const plugin = (name: string, source: string) => {
     const folder = join(root, 'node_modules', name);
     mkdirSync(folder, { recursive: true });
-    writeFileSync(join(folder, 'package.json'), JSON.stringify({ name, type: 'module', keywords: ['ollm-context-provider'], exports: { '.': { import: './index.js' } } }));
+    writeFileSync(
+      join(folder, 'package.json'),
+      JSON.stringify({ name, type: 'module', keywords: ['ollm-context-provider'], exports: { '.': { import: './index.js' } } }),
+    );
     writeFileSync(join(folder, 'index.js'), source);
   };
   plugin(

@@ -70,7 +70,11 @@ describe('ollm recover', () => {
   });
 
   it.skipIf(!fixturesPresent)('round-trips every piece a compaction removed', async () => {
-    const compact = await runOllm(['--no-plugins', 'compact', sweAgentFixture, '--provider', 'placeholder', '--json'], { cwd: folder.path, env, registry: testRegistry() });
+    const compact = await runOllm(['--no-plugins', 'compact', sweAgentFixture, '--provider', 'placeholder', '--json'], {
+      cwd: folder.path,
+      env,
+      registry: testRegistry(),
+    });
     expect(compact.code).toBe(0);
     const report = JSON.parse(compact.stdout) as { removed: { sha256: string; path: string }[] };
     expect(report.removed.length).toBeGreaterThan(0);

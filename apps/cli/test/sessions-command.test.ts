@@ -10,7 +10,12 @@ const sessionId = '20261130-061702-3f2a';
 const sessionClock = () => new Date('2026-11-30T06:17:02.000Z');
 const messages: Message[] = [
   { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'read the config' }], timestamp: '2026-11-30T06:17:03.000Z' },
-  { id: 'a1', role: 'assistant', parts: [{ type: 'tool-call', callId: 'c1', name: 'read_file', input: { path: 'ollm.config.json' } }], timestamp: '2026-11-30T06:17:04.000Z' },
+  {
+    id: 'a1',
+    role: 'assistant',
+    parts: [{ type: 'tool-call', callId: 'c1', name: 'read_file', input: { path: 'ollm.config.json' } }],
+    timestamp: '2026-11-30T06:17:04.000Z',
+  },
   { id: 't1', role: 'tool', parts: [{ type: 'tool-result', callId: 'c1', output: '{"model":"x"}' }], timestamp: '2026-11-30T06:17:05.000Z' },
   { id: 'a2', role: 'assistant', parts: [{ type: 'text', text: 'The model is x.' }], timestamp: '2026-11-30T06:17:06.000Z' },
 ];
@@ -51,7 +56,7 @@ describe('ollm sessions and ollm snapshot', () => {
     expect(json.sessions).toEqual([expect.objectContaining({ sessionId, model: 'fake-llama:8b', messageCount: 4, compressionCount: 1, tokenCount: 40 })]);
   });
 
-  it('shows and exports a session in the seed layout, tool calls joined with their results', async () => {
+  it('shows and exports a session in the JSON session layout, tool calls joined with their results', async () => {
     const shown = await ollm(['sessions', 'show', sessionId]);
     expect(shown.stdout).toContain('4 messages, 40 tokens recorded, 1 compression');
     expect(shown.stdout).toContain('The model is x.');
@@ -60,7 +65,9 @@ describe('ollm sessions and ollm snapshot', () => {
     expect(exported.code).toBe(0);
     expect(exported.stderr).toBe('exported 4 messages and 1 tool call to export.json\n');
     const document = JSON.parse(readFileSync(out, 'utf8')) as Record<string, unknown>;
-    expect(document['toolCalls']).toEqual([{ id: 'c1', name: 'read_file', args: { path: 'ollm.config.json' }, result: { llmContent: '{"model":"x"}' }, timestamp: '2026-11-30T06:17:04.000Z' }]);
+    expect(document['toolCalls']).toEqual([
+      { id: 'c1', name: 'read_file', args: { path: 'ollm.config.json' }, result: { llmContent: '{"model":"x"}' }, timestamp: '2026-11-30T06:17:04.000Z' },
+    ]);
     expect(document['metadata']).toEqual({ tokenCount: 40, compressionCount: 1 });
   });
 
@@ -77,7 +84,10 @@ describe('ollm sessions and ollm snapshot', () => {
     const restored = await ollm(['snapshot', 'restore', snapshotId]);
     expect(restored.code).toBe(0);
     expect(restored.stdout).toContain(`into session ${sessionId}; resume with: ollm --session ${sessionId}`);
-    const saved = JSON.parse(readFileSync(join(home, 'sessions', sessionId, 'context.json'), 'utf8')) as { restoredFrom: string; context: { messages: Message[] } };
+    const saved = JSON.parse(readFileSync(join(home, 'sessions', sessionId, 'context.json'), 'utf8')) as {
+      restoredFrom: string;
+      context: { messages: Message[] };
+    };
     expect(saved.restoredFrom).toBe(snapshotId);
     expect(saved.context.messages.map((message) => message.id)).toEqual(['u1']);
     const shown = await ollm(['snapshot', 'show', snapshotId, '--json']);

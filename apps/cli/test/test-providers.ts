@@ -1,4 +1,12 @@
-import { buildCompactionResult, ModelUnavailableError, saveRemovedContent, withParts, type ContextProvider, type Message, type RemovedContent } from '@ollm/core';
+import {
+  buildCompactionResult,
+  ModelUnavailableError,
+  saveRemovedContent,
+  withParts,
+  type ContextProvider,
+  type Message,
+  type RemovedContent,
+} from '@ollm/core';
 import { ProviderRegistry } from '@ollm/runtime';
 
 /** Returns the conversation unchanged. */
@@ -28,7 +36,13 @@ export const placeholderProvider: ContextProvider = {
         message.parts.map((part) => {
           if (part.type !== 'tool-result' || part.output.length <= 200) return part;
           const saved = saveRemovedContent(config.logdir!, part.output);
-          removed.push({ messageId: message.id, kind: 'tool-result', sha256: saved.sha256, originalTokens: context.tokens.countText(part.output), path: saved.path });
+          removed.push({
+            messageId: message.id,
+            kind: 'tool-result',
+            sha256: saved.sha256,
+            originalTokens: context.tokens.countText(part.output),
+            path: saved.path,
+          });
           return { ...part, output: `[output saved to ${saved.path}]` };
         }),
       );

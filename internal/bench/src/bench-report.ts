@@ -26,7 +26,7 @@ export interface BenchReport {
     readonly targets: readonly number[];
     readonly repetitions: number;
     readonly summaries: readonly CompactionSummary[];
-    /** The largest transcript, timed with more repetitions (the quality bar of SPEC section 7). */
+    /** The largest transcript, timed with more repetitions. */
     readonly largest: {
       readonly conversation: string;
       readonly tokensBefore: number;

@@ -66,14 +66,31 @@ export function measureCompactMemory(conversation: BenchConversation, factor: nu
     const messages = scaledOpenAIConversation(conversation, factor);
     writeFileSync(input, JSON.stringify(messages));
     const bin = join(REPOSITORY_ROOT, 'apps', 'cli', 'dist', 'bin.js');
-    const cliArguments = [bin, 'compact', input, '--provider', 'mask,code-aware,trim', '--limit', '50%', '--out', join(folder, 'out.json'), '--logdir', join(folder, 'logdir')];
+    const cliArguments = [
+      bin,
+      'compact',
+      input,
+      '--provider',
+      'mask,code-aware,trim',
+      '--limit',
+      '50%',
+      '--out',
+      join(folder, 'out.json'),
+      '--logdir',
+      join(folder, 'logdir'),
+    ];
     const command = `node apps/cli/dist/bin.js compact ${conversation.id}.x${factor}.json --provider mask,code-aware,trim --limit 50% --out …`;
     const environment = { ...process.env, OLLM_HOME: join(folder, 'home') };
     const started = process.hrtime.bigint();
     // GNU time reports the child's peak RSS as the kernel measured it; without it, no figure.
     const useTime = existsSync('/usr/bin/time');
     const run = useTime
-      ? spawnSync('/usr/bin/time', ['-v', process.execPath, ...cliArguments], { cwd: folder, env: environment, encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] })
+      ? spawnSync('/usr/bin/time', ['-v', process.execPath, ...cliArguments], {
+          cwd: folder,
+          env: environment,
+          encoding: 'utf8',
+          stdio: ['ignore', 'ignore', 'pipe'],
+        })
       : spawnSync(process.execPath, cliArguments, { cwd: folder, env: environment, encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
     const wallSeconds = Number(process.hrtime.bigint() - started) / 1e9;
     const kilobytes = /Maximum resident set size \(kbytes\): (\d+)/.exec(run.stderr)?.[1];

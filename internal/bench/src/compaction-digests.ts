@@ -53,7 +53,9 @@ async function main(): Promise<void> {
             } catch (error) {
               value = { error: String(error) };
             }
-            digests[`${conversation.file}#${conversation.id}|${name}|${target ?? 'none'}|${withLogdir ? 'logdir' : '-'}|${warm ? 'warm' : 'cold'}`] = sha256(JSON.stringify(value));
+            digests[`${conversation.file}#${conversation.id}|${name}|${target ?? 'none'}|${withLogdir ? 'logdir' : '-'}|${warm ? 'warm' : 'cold'}`] = sha256(
+              JSON.stringify(value),
+            );
           }
         }
       }

@@ -35,7 +35,11 @@ const synthetic: Message[] = [
 
 describe('converters keep messages and tool pairing', () => {
   it('our messages -> LangChain -> back are unchanged (real SWE-agent, real tau-bench, synthetic)', async () => {
-    for (const messages of [(await repositoryConversation('django__django-11999')).messages, (await repositoryConversation('task-0-trial-0')).messages, synthetic]) {
+    for (const messages of [
+      (await repositoryConversation('django__django-11999')).messages,
+      (await repositoryConversation('task-0-trial-0')).messages,
+      synthetic,
+    ]) {
       const converted = toLangChainMessages(messages);
       const back = fromLangChainMessages(converted, indexById(messages));
       expect(canonical(back)).toEqual(canonical(messages));
@@ -48,7 +52,10 @@ describe('converters keep messages and tool pairing', () => {
     const converted = toLangChainMessages(synthetic);
     expect(converted.map((message) => message.getType())).toEqual(['system', 'human', 'ai', 'tool', 'tool', 'ai']);
     const ai = converted[2] as unknown as { tool_calls: { id: string; name: string; args: unknown }[] };
-    expect(ai.tool_calls.map((call) => [call.id, call.args])).toEqual([['c1', { path: 'a.py' }], ['c2', { path: 'b.py' }]]);
+    expect(ai.tool_calls.map((call) => [call.id, call.args])).toEqual([
+      ['c1', { path: 'a.py' }],
+      ['c2', { path: 'b.py' }],
+    ]);
     expect((converted[4] as unknown as { status?: string }).status).toBe('error');
   });
 

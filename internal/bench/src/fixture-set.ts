@@ -60,11 +60,18 @@ export async function loadFixtures(options: LoadFixturesOptions): Promise<Fixtur
   const files: FixtureFile[] = [];
   const sweFolder = join(options.folder, 'swe-agent-django');
   if (existsSync(sweFolder)) {
-    let names = readdirSync(sweFolder).filter((name) => name.endsWith('.traj.json')).sort();
+    let names = readdirSync(sweFolder)
+      .filter((name) => name.endsWith('.traj.json'))
+      .sort();
     if (options.maximumSweAgentFiles !== undefined) {
       // Smallest first: a quick run should be quick.
       const size = (name: string) => readFileSync(join(sweFolder, name)).length;
-      names = names.map((name) => [name, size(name)] as const).sort((a, b) => a[1] - b[1]).slice(0, options.maximumSweAgentFiles).map(([name]) => name).sort();
+      names = names
+        .map((name) => [name, size(name)] as const)
+        .sort((a, b) => a[1] - b[1])
+        .slice(0, options.maximumSweAgentFiles)
+        .map(([name]) => name)
+        .sort();
     }
     for (const name of names) {
       const transcript = await readTranscript(join(sweFolder, name), { format: 'swe-agent' });
@@ -89,7 +96,9 @@ export async function loadFixtures(options: LoadFixturesOptions): Promise<Fixtur
   }
   const tauFolder = join(options.folder, 'tau-bench-airline');
   if (existsSync(tauFolder)) {
-    for (const name of readdirSync(tauFolder).filter((entry) => entry.endsWith('.json')).sort()) {
+    for (const name of readdirSync(tauFolder)
+      .filter((entry) => entry.endsWith('.json'))
+      .sort()) {
       const transcript = await readTranscript(join(tauFolder, name), { format: 'tau-bench' });
       const runs = transcript.document as unknown[];
       let conversations: BenchConversation[] = transcript.conversations.map((conversation, index) => ({

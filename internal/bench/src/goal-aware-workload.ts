@@ -77,7 +77,13 @@ export async function runGoalAwareSession(
   try {
     const registry = new ProviderRegistry();
     for (const provider of [goalAware, ...options.providers]) registry.register(provider);
-    const model = createOllamaModel({ host: server.url, model: 'fake-llama:8b', numCtx: options.contextSize, maxRetries: 1, retryDelay: { initialDelayMs: 10, maxDelayMs: 50 } });
+    const model = createOllamaModel({
+      host: server.url,
+      model: 'fake-llama:8b',
+      numCtx: options.contextSize,
+      maxRetries: 1,
+      retryDelay: { initialDelayMs: 10, maxDelayMs: 50 },
+    });
     const first = conversations[0]!;
     const system = first.messages.find((message) => message.role === 'system');
     const task = first.messages.find((message) => message.role === 'user');

@@ -14,7 +14,13 @@ function contentOf(parts: readonly MessagePart[]): string | ContentBlock[] {
   return blocks.map((part) =>
     part.type === 'text'
       ? { type: 'text' as const, text: part.text }
-      : { type: 'file' as const, mimeType: part.mediaType, ...(part.uri ? { url: part.uri } : {}), ...(part.data ? { data: part.data } : {}), ...(part.name ? { name: part.name } : {}) },
+      : {
+          type: 'file' as const,
+          mimeType: part.mediaType,
+          ...(part.uri ? { url: part.uri } : {}),
+          ...(part.data ? { data: part.data } : {}),
+          ...(part.name ? { name: part.name } : {}),
+        },
   );
 }
 
@@ -22,7 +28,13 @@ function partsOf(content: BaseMessage['content']): MessagePart[] {
   if (typeof content === 'string') return [{ type: 'text', text: content }];
   return (content as unknown as ContentBlock[]).map((block): MessagePart => {
     if (block.type === 'text') return { type: 'text', text: block.text };
-    const file: FilePart = { type: 'file', mediaType: block.mimeType, ...(block.url ? { uri: block.url } : {}), ...(block.data ? { data: block.data } : {}), ...(block.name ? { name: block.name } : {}) };
+    const file: FilePart = {
+      type: 'file',
+      mediaType: block.mimeType,
+      ...(block.url ? { uri: block.url } : {}),
+      ...(block.data ? { data: block.data } : {}),
+      ...(block.name ? { name: block.name } : {}),
+    };
     return file;
   });
 }
@@ -52,7 +64,13 @@ export function toLangChainMessages(messages: readonly Message[]): BaseMessage[]
           additional_kwargs: {
             ...(reasoning.length > 0 ? { reasoning_content: reasoning.join('\n') } : {}),
             ...(calls.length > 0
-              ? { tool_calls: calls.map((call) => ({ id: call.callId, type: 'function' as const, function: { name: call.name, arguments: call.rawInput ?? JSON.stringify(call.input ?? null) } })) }
+              ? {
+                  tool_calls: calls.map((call) => ({
+                    id: call.callId,
+                    type: 'function' as const,
+                    function: { name: call.name, arguments: call.rawInput ?? JSON.stringify(call.input ?? null) },
+                  })),
+                }
               : {}),
           },
         }),
@@ -114,7 +132,15 @@ export function fromLangChainMessage(message: BaseMessage, originals: ReadonlyMa
     return {
       id: baseId,
       role: 'tool',
-      parts: [{ type: 'tool-result', callId: tool.tool_call_id, output, ...(tool.name ? { name: tool.name } : {}), ...(tool.status === 'error' ? { isError: true } : {}) }],
+      parts: [
+        {
+          type: 'tool-result',
+          callId: tool.tool_call_id,
+          output,
+          ...(tool.name ? { name: tool.name } : {}),
+          ...(tool.status === 'error' ? { isError: true } : {}),
+        },
+      ],
       ...originalFields(originals, baseId),
     };
   }

@@ -22,7 +22,10 @@ function ollmOf(value: { providerOptions?: Record<string, Record<string, unknown
 function userContent(parts: readonly MessagePart[]): UserContent {
   return parts.flatMap((part): Exclude<UserContent, string> => {
     if (part.type === 'text') return [{ type: 'text', text: part.text }];
-    if (part.type === 'file') return [{ type: 'file', mediaType: part.mediaType, data: part.data ?? new URL(part.uri ?? 'about:blank'), ...(part.name ? { filename: part.name } : {}) }];
+    if (part.type === 'file')
+      return [
+        { type: 'file', mediaType: part.mediaType, data: part.data ?? new URL(part.uri ?? 'about:blank'), ...(part.name ? { filename: part.name } : {}) },
+      ];
     return [];
   });
 }
@@ -87,7 +90,13 @@ export function fromModelMessages(messages: readonly ModelMessage[], originals: 
         const output = part.output;
         const text = output.type === 'text' || output.type === 'error-text' ? output.value : JSON.stringify('value' in output ? output.value : output);
         const { name: resultName } = ollmOf(part);
-        parts.push({ type: 'tool-result', callId: part.toolCallId, output: text, ...(resultName ? { name: resultName } : {}), ...(output.type === 'error-text' || output.type === 'error-json' ? { isError: true } : {}) });
+        parts.push({
+          type: 'tool-result',
+          callId: part.toolCallId,
+          output: text,
+          ...(resultName ? { name: resultName } : {}),
+          ...(output.type === 'error-text' || output.type === 'error-json' ? { isError: true } : {}),
+        });
       }
     }
     return { ...common, role: message.role, parts };

@@ -14,7 +14,18 @@ function brokenRulesText(summary: CompactionSummary): string {
 
 function compactionTable(summaries: readonly CompactionSummary[]): string {
   return markdownTable(
-    ['strategy', 'target', 'ms cold', 'ms warm', 'tokens after', 'at or under limit', 'valid', 'rules broken (conversations)', 'retention median', 'retention pooled'],
+    [
+      'strategy',
+      'target',
+      'ms cold',
+      'ms warm',
+      'tokens after',
+      'at or under limit',
+      'valid',
+      'rules broken (conversations)',
+      'retention median',
+      'retention pooled',
+    ],
     summaries.map((summary) => [
       summary.strategy,
       formatPercent(summary.target),
@@ -42,7 +53,12 @@ function largestTable(cases: readonly CompactionCase[]): string {
       `${formatNumber(entry.tokensAfter)} (${formatPercent(entry.tokensAfter / entry.tokensBefore, 1)})`,
       entry.brokenRules.length === 0 ? 'yes' : `no: ${entry.brokenRules.join(', ')}`,
       `${entry.probesRetained}/${entry.probesAvailable}`,
-      entry.lostProbes.length === 0 ? '' : entry.lostProbes.slice(0, 4).map((probe) => `\`${probe}\``).join(', ') + (entry.lostProbes.length > 4 ? ` +${entry.lostProbes.length - 4}` : ''),
+      entry.lostProbes.length === 0
+        ? ''
+        : entry.lostProbes
+            .slice(0, 4)
+            .map((probe) => `\`${probe}\``)
+            .join(', ') + (entry.lostProbes.length > 4 ? ` +${entry.lostProbes.length - 4}` : ''),
     ]),
     'llrrrlrl',
   );
@@ -55,7 +71,14 @@ function tokenAccountingSection(report: BenchReport): string[] {
   lines.push(
     markdownTable(
       ['fixture file', 'conversations', 'messages', 'tokens', 'ms (median)', 'tokens/s'],
-      coldCounts.map((count) => [count.file, formatNumber(count.conversations), formatNumber(count.messages), formatNumber(count.tokens), formatMilliseconds(count.medianMs), `${formatNumber(count.tokensPerSecond / 1e6, 2)} M`]),
+      coldCounts.map((count) => [
+        count.file,
+        formatNumber(count.conversations),
+        formatNumber(count.messages),
+        formatNumber(count.tokens),
+        formatMilliseconds(count.medianMs),
+        `${formatNumber(count.tokensPerSecond / 1e6, 2)} M`,
+      ]),
       'lrrrrr',
     ),
   );
@@ -67,7 +90,12 @@ function tokenAccountingSection(report: BenchReport): string[] {
   lines.push(
     markdownTable(
       ['messages', 'cold count of the conversation (ms, once)', '`TokenLedger.append` (ms)', '`countMessages` of all after the push (ms)'],
-      incremental.sizes.map((size) => [formatNumber(size.messages), formatMilliseconds(size.coldCountMs), formatMilliseconds(size.ledgerAppendMs), formatMilliseconds(size.countMessagesMs)]),
+      incremental.sizes.map((size) => [
+        formatNumber(size.messages),
+        formatMilliseconds(size.coldCountMs),
+        formatMilliseconds(size.ledgerAppendMs),
+        formatMilliseconds(size.countMessagesMs),
+      ]),
       'rrrr',
     ),
   );
@@ -117,7 +145,10 @@ function compactionSection(report: BenchReport): string[] {
   const largest = compaction.largest;
   lines.push(`### The largest transcript: ${largest.conversation} (${formatNumber(largest.tokensBefore)} tokens), median of ${largest.repetitions} runs`, '');
   lines.push(largestTable(largest.cases), '');
-  lines.push(`Of each ollm run, core's \`computeSourceDigest\` of the input (sha256 over its canonical form, part of every \`CompactionResult\`) alone takes ${formatMilliseconds(largest.sourceDigestMs)} ms here.`, '');
+  lines.push(
+    `Of each ollm run, core's \`computeSourceDigest\` of the input (sha256 over its canonical form, part of every \`CompactionResult\`) alone takes ${formatMilliseconds(largest.sourceDigestMs)} ms here.`,
+    '',
+  );
   lines.push('![tokens after vs retention](benchmarks-tradeoff.svg)', '');
   return lines;
 }
@@ -153,7 +184,15 @@ function goalAwareSection(report: BenchReport): string[] {
     }
     lines.push(
       markdownTable(
-        ['turns', 'compressions', 'of them calling the model', 'model tokens sent per model compression (median)', '(max)', 'model calls (median)', 'checkpoint tokens after (max)'],
+        [
+          'turns',
+          'compressions',
+          'of them calling the model',
+          'model tokens sent per model compression (median)',
+          '(max)',
+          'model calls (median)',
+          'checkpoint tokens after (max)',
+        ],
         windows,
         'lrrrrrr',
       ),
@@ -176,7 +215,14 @@ function storageSection(report: BenchReport): string[] {
     `\`SessionHistory.append\` (one JSON line under a cross-process lock) in a temporary \`OLLM_HOME\`; the large history is written directly in the same line format first. Median of ${history.appendsPerSize} appends:`,
     '',
   );
-  lines.push(markdownTable(['turns in the history', 'file (MiB)', 'append (ms)'], history.sizes.map((size) => [formatNumber(size.turns), formatNumber(size.fileMegabytes, 1), formatMilliseconds(size.appendMs)]), 'rrr'), '');
+  lines.push(
+    markdownTable(
+      ['turns in the history', 'file (MiB)', 'append (ms)'],
+      history.sizes.map((size) => [formatNumber(size.turns), formatNumber(size.fileMegabytes, 1), formatMilliseconds(size.appendMs)]),
+      'rrr',
+    ),
+    '',
+  );
   lines.push(`Largest / smallest: **${formatNumber(history.ratio, 2)}x**.`, '');
   lines.push(
     `Peak memory of \`${memory.command}\`: the largest transcript (${memory.source}) repeated ${memory.factor}x with fresh tool call ids, as an OpenAI chat file of ${formatNumber(memory.messages)} messages (${formatNumber(memory.fileMegabytes, 1)} MiB, \`extra\` dropped). ` +

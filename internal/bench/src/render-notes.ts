@@ -15,7 +15,12 @@ function lostByKind(report: BenchReport, target: number, strategy: string): stri
       counts.set(kind, (counts.get(kind) ?? 0) + 1);
     }
   }
-  return [...counts.entries()].sort((a, b) => b[1] - a[1]).map(([kind, count]) => `${kind} ${count}`).join(', ') || 'none';
+  return (
+    [...counts.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .map(([kind, count]) => `${kind} ${count}`)
+      .join(', ') || 'none'
+  );
 }
 
 function share(part: number, whole: number): string {
@@ -57,7 +62,7 @@ export function renderNotes(report: BenchReport): string[] {
   }
   lines.push(
     '- Times come from a shared, loaded 2-core machine (see the load average above): compare strategies within one run, not across runs. ' +
-      'ollm\'s time includes `compactWith`\'s validation of the output and the source digest (sha256 over the canonical form of the input).',
+      "ollm's time includes `compactWith`'s validation of the output and the source digest (sha256 over the canonical form of the input).",
     '',
   );
   return lines;

@@ -35,7 +35,11 @@ describe('retention', () => {
   it('searches tool calls and results but never the pinned SWE-agent exit message', () => {
     const messages: Message[] = [
       text('u', 'user', 'Fix it.'),
-      { id: 'a', role: 'assistant', parts: [{ type: 'tool-call', callId: 'c', name: 'bash', input: { command: 'cat x.py' }, rawInput: '{"command":"cat x.py"}' }] },
+      {
+        id: 'a',
+        role: 'assistant',
+        parts: [{ type: 'tool-call', callId: 'c', name: 'bash', input: { command: 'cat x.py' }, rawInput: '{"command":"cat x.py"}' }],
+      },
       { id: 't', role: 'tool', parts: [{ type: 'tool-result', callId: 'c', output: 'def helper_one():' }] },
       { ...text('e', 'assistant', 'diff --git a/secret_file.py', { sourceRole: 'exit' }), pinned: true },
     ];

@@ -26,7 +26,9 @@ export function progress(text: string): void {
 
 function largestOf(conversations: readonly BenchConversation[]): { conversation: BenchConversation; tokens: number } {
   const counter = new TokenCounter(createTokenizer('o200k_base'));
-  const sized = conversations.filter((entry) => entry.kind === 'swe-agent').map((conversation) => ({ conversation, tokens: counter.countMessages(conversation.messages) }));
+  const sized = conversations
+    .filter((entry) => entry.kind === 'swe-agent')
+    .map((conversation) => ({ conversation, tokens: counter.countMessages(conversation.messages) }));
   const pool = sized.length > 0 ? sized : conversations.map((conversation) => ({ conversation, tokens: counter.countMessages(conversation.messages) }));
   return pool.reduce((best, entry) => (entry.tokens > best.tokens ? entry : best));
 }
@@ -57,7 +59,11 @@ export async function runBench(mode: BenchMode, fixtureFolder?: string): Promise
   const otherCases = await runCompactionWorkload(
     conversations.filter((conversation) => conversation !== largest.conversation),
     strategies,
-    { targets: mode.targets, repetitions: mode.compactionRepetitions, onConversation: (done, total) => done % 25 === 0 && progress(`compaction ${done}/${total}`) },
+    {
+      targets: mode.targets,
+      repetitions: mode.compactionRepetitions,
+      onConversation: (done, total) => done % 25 === 0 && progress(`compaction ${done}/${total}`),
+    },
   );
   const cases = [...largestCases, ...otherCases];
   const digestTimes = Array.from({ length: mode.largestRepetitions }, () => timeSync(() => computeSourceDigest(largest.conversation.messages)));
@@ -70,7 +76,12 @@ export async function runBench(mode: BenchMode, fixtureFolder?: string): Promise
     for (const pipeline of mode.goalAwarePipelines) {
       progress(`goal-aware session: ${mode.goalAwareTurns} turns, ${pipeline}`);
       sessions.push(
-        await runGoalAwareSession(goalAware, sweConversations, { turns: mode.goalAwareTurns, contextSize: mode.goalAwareContextSize, pipeline, providers: [mask, codeAware, trim] }),
+        await runGoalAwareSession(goalAware, sweConversations, {
+          turns: mode.goalAwareTurns,
+          contextSize: mode.goalAwareContextSize,
+          pipeline,
+          providers: [mask, codeAware, trim],
+        }),
       );
     }
     goalAwareResult = sessions;

@@ -62,7 +62,9 @@ function loadConversations(folder: string): ChatMessage[][] {
   const conversations: ChatMessage[][] = [];
   const sweFolder = join(folder, 'swe-agent-django');
   if (existsSync(sweFolder)) {
-    for (const file of readdirSync(sweFolder).filter((name) => name.endsWith('.traj.json')).sort()) {
+    for (const file of readdirSync(sweFolder)
+      .filter((name) => name.endsWith('.traj.json'))
+      .sort()) {
       const trajectory = JSON.parse(readFileSync(join(sweFolder, file), 'utf8')) as { messages: ChatMessage[] };
       conversations.push(trajectory.messages);
     }
@@ -271,34 +273,56 @@ function main(): void {
 
   const lines: string[] = [];
   const cpuList = cpus();
-  lines.push(`Machine: ${cpuList[0]?.model ?? 'unknown CPU'}, ${cpuList.length} cores, ${format(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${process.platform}/${process.arch}`);
+  lines.push(
+    `Machine: ${cpuList[0]?.model ?? 'unknown CPU'}, ${cpuList.length} cores, ${format(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${process.platform}/${process.arch}`,
+  );
   // The machine is shared: the load average says how quiet it was while measuring.
-  lines.push(`Date: ${new Date().toISOString()}, load average at the end ${loadavg().map((value) => format(value, 2)).join(' / ')}`);
-  lines.push(`Input: ${conversations.length} transcripts, ${allMessages.length} messages, ${texts.length} texts, ${format(characters / 1e6, 2)} M characters (${fixtures})`);
+  lines.push(
+    `Date: ${new Date().toISOString()}, load average at the end ${loadavg()
+      .map((value) => format(value, 2))
+      .join(' / ')}`,
+  );
+  lines.push(
+    `Input: ${conversations.length} transcripts, ${allMessages.length} messages, ${texts.length} texts, ${format(characters / 1e6, 2)} M characters (${fixtures})`,
+  );
   lines.push('');
-  lines.push('| library | encoding | load + first encode (ms) | heap after load (MiB) | RSS after load (MiB) | tokens | count all, median of ' + runs + ' (ms) | tokens/s |');
+  lines.push(
+    '| library | encoding | load + first encode (ms) | heap after load (MiB) | RSS after load (MiB) | tokens | count all, median of ' +
+      runs +
+      ' (ms) | tokens/s |',
+  );
   lines.push('|---|---|--:|--:|--:|--:|--:|--:|');
   for (const r of results) {
-    lines.push(`| ${r.library} | ${r.encoding} | ${format(r.loadMs)} | ${format(r.heapMb)} | ${format(r.rssMb)} | ${r.tokens.toLocaleString('en-US')} | ${format(r.medianMs)} | ${format(r.tokensPerSecond / 1e6, 2)} M |`);
+    lines.push(
+      `| ${r.library} | ${r.encoding} | ${format(r.loadMs)} | ${format(r.heapMb)} | ${format(r.rssMb)} | ${r.tokens.toLocaleString('en-US')} | ${format(r.medianMs)} | ${format(r.tokensPerSecond / 1e6, 2)} M |`,
+    );
   }
   lines.push('');
   for (const encoding of ENCODINGS) {
     const [a, b] = results.filter((r) => r.encoding === encoding);
     const differing = a!.counts.filter((value, index) => value !== b!.counts[index]).length;
-    lines.push(`Counts identical (${encoding}): ${differing === 0 ? 'yes' : 'NO'} — ${differing} of ${texts.length} texts differ; speed ratio gpt-tokenizer/js-tiktoken ${format(a!.medianMs / b!.medianMs, 2)}x`);
+    lines.push(
+      `Counts identical (${encoding}): ${differing === 0 ? 'yes' : 'NO'} — ${differing} of ${texts.length} texts differ; speed ratio gpt-tokenizer/js-tiktoken ${format(a!.medianMs / b!.medianMs, 2)}x`,
+    );
   }
 
   const cache = measureCache(allMessages, 10_000, runs);
   lines.push('');
-  lines.push(`Per-message cache (core TokenCounter / TokenLedger, o200k_base, ${cache.messages.toLocaleString('en-US')} messages drawn from the fixtures, median of ${runs}):`);
+  lines.push(
+    `Per-message cache (core TokenCounter / TokenLedger, o200k_base, ${cache.messages.toLocaleString('en-US')} messages drawn from the fixtures, median of ${runs}):`,
+  );
   lines.push('');
   lines.push('| operation | ms |');
   lines.push('|---|--:|');
   lines.push(`| countMessages, cold (every message tokenised) | ${format(cache.coldCountMs, 2)} |`);
   lines.push(`| countMessages again, all cached | ${format(cache.warmRecountMs, 3)} |`);
-  lines.push(`| add one message, countMessages of all (${cache.messages.toLocaleString('en-US')} + 1), median of ${APPENDS_PER_RUN} appends | ${format(cache.addOneAndRecountMs, 3)} |`);
+  lines.push(
+    `| add one message, countMessages of all (${cache.messages.toLocaleString('en-US')} + 1), median of ${APPENDS_PER_RUN} appends | ${format(cache.addOneAndRecountMs, 3)} |`,
+  );
   lines.push(`| new TokenLedger(${cache.messages.toLocaleString('en-US')} messages), cold | ${format(cache.ledgerColdMs, 2)} |`);
-  lines.push(`| TokenLedger.append(one message) at ${cache.messages.toLocaleString('en-US')}, median of ${APPENDS_PER_RUN} | ${format(cache.ledgerAppendMs, 3)} |`);
+  lines.push(
+    `| TokenLedger.append(one message) at ${cache.messages.toLocaleString('en-US')}, median of ${APPENDS_PER_RUN} | ${format(cache.ledgerAppendMs, 3)} |`,
+  );
   lines.push(`| TokenLedger.append(same content) at 100, median of ${APPENDS_PER_RUN} | ${format(cache.ledgerAppendAt100Ms, 3)} |`);
   lines.push(`| TokenLedger.append(same content) at 100,000, median of ${APPENDS_PER_RUN} | ${format(cache.ledgerAppendAt100000Ms, 3)} |`);
   console.log(lines.join('\n'));

@@ -9,11 +9,20 @@ function escapeXml(text: string): string {
 }
 
 /** A point per strategy and target: x = median tokens after (% of original), y = median retention. */
-function panel(summaries: readonly CompactionSummary[], kind: FixtureKind, title: string, offsetX: number, colorOf: (strategy: string) => string, numberOf: (strategy: string) => number): string {
+function panel(
+  summaries: readonly CompactionSummary[],
+  kind: FixtureKind,
+  title: string,
+  offsetX: number,
+  colorOf: (strategy: string) => string,
+  numberOf: (strategy: string) => number,
+): string {
   const x = (share: number) => offsetX + PANEL.left + Math.min(1, Math.max(0, share)) * PANEL.plot;
   const y = (share: number) => PANEL.top + (1 - Math.min(1, Math.max(0, share))) * PANEL.plot;
   const parts: string[] = [];
-  parts.push(`<text x="${offsetX + PANEL.left + PANEL.plot / 2}" y="${PANEL.top - 18}" text-anchor="middle" font-size="14" font-weight="bold">${escapeXml(title)}</text>`);
+  parts.push(
+    `<text x="${offsetX + PANEL.left + PANEL.plot / 2}" y="${PANEL.top - 18}" text-anchor="middle" font-size="14" font-weight="bold">${escapeXml(title)}</text>`,
+  );
   for (let tick = 0; tick <= 100; tick += 25) {
     const share = tick / 100;
     parts.push(`<line x1="${x(share)}" y1="${y(0)}" x2="${x(share)}" y2="${y(1)}" stroke="#e5e5e5"/>`);

@@ -33,7 +33,10 @@ describe('Ollama protocol', () => {
   it('streams NDJSON by default and reports token counts in the final chunk', async () => {
     const response = await post('/api/chat', { model: 'fake-llama:8b', messages: chatMessages });
     expect(response.headers.get('content-type')).toContain('application/x-ndjson');
-    const lines = (await response.text()).trim().split('\n').map((line) => JSON.parse(line));
+    const lines = (await response.text())
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     const final = lines.at(-1);
     expect(final.done).toBe(true);
     expect(lines.slice(0, -1).every((line) => line.done === false)).toBe(true);
@@ -92,7 +95,10 @@ describe('OpenAI protocol', () => {
       stream_options: { include_usage: true },
     });
     expect(response.headers.get('content-type')).toContain('text/event-stream');
-    const events = (await response.text()).split('\n\n').filter(Boolean).map((event) => event.replace(/^data: /, ''));
+    const events = (await response.text())
+      .split('\n\n')
+      .filter(Boolean)
+      .map((event) => event.replace(/^data: /, ''));
     expect(events.at(-1)).toBe('[DONE]');
     const chunks = events.slice(0, -1).map((event) => JSON.parse(event));
     const usageChunk = chunks.at(-1);

@@ -162,8 +162,7 @@ export async function startFakeModelServer(options: FakeModelServerOptions = {})
     const text = await readBody(request);
     // `/v1/models/{id}` is one model; `/props` exists only on llama.cpp server.
     const route =
-      ROUTES[path] ??
-      (path.startsWith(MODEL_PATH_PREFIX) || (path === PROPS_PATH && options.openAIContextShape === 'llama-cpp') ? MODEL_ROUTE : undefined);
+      ROUTES[path] ?? (path.startsWith(MODEL_PATH_PREFIX) || (path === PROPS_PATH && options.openAIContextShape === 'llama-cpp') ? MODEL_ROUTE : undefined);
     const protocol: Protocol = path.startsWith('/v1') || path === PROPS_PATH ? 'openai' : 'ollama';
     if (!route || route.method !== request.method) {
       sendJson(response, 404, errorBody(protocol, 404, `no route ${request.method} ${path}`));
@@ -176,12 +175,7 @@ export async function startFakeModelServer(options: FakeModelServerOptions = {})
       body = text;
     }
     const record = (body ?? {}) as Record<string, unknown>;
-    const exchange =
-      route.chat && protocol === 'ollama'
-        ? parseOllamaChat(record)
-        : route.chat
-          ? parseOpenAIChat(record)
-          : undefined;
+    const exchange = route.chat && protocol === 'ollama' ? parseOllamaChat(record) : route.chat ? parseOpenAIChat(record) : undefined;
     const messages = wireToMessages(exchange?.messages);
     const promptTokens = counter.countMessages(messages);
     const fault = faults.take(path);
@@ -222,10 +216,7 @@ export async function startFakeModelServer(options: FakeModelServerOptions = {})
       };
       const reportedPromptTokens = Math.round(promptTokens * (options.reportedPromptTokenScale ?? 1));
       const outcome = decideOutcome({ request: chatRequest, promptTokens: reportedPromptTokens, fault, counter, reply: options.reply });
-      const rendered =
-        protocol === 'ollama'
-          ? renderOllamaChat(exchange, outcome)
-          : renderOpenAIChat(exchange, outcome, `chatcmpl-fake-${++completionNumber}`);
+      const rendered = protocol === 'ollama' ? renderOllamaChat(exchange, outcome) : renderOpenAIChat(exchange, outcome, `chatcmpl-fake-${++completionNumber}`);
       await writeRendered(response, rendered, fault, exchange.stream);
       return;
     }
@@ -244,12 +235,7 @@ export async function startFakeModelServer(options: FakeModelServerOptions = {})
     sendJson(response, 200, ollamaShow(shown));
   }
 
-  async function writeRendered(
-    response: ServerResponse,
-    rendered: RenderedBody,
-    fault: Fault | undefined,
-    stream: boolean,
-  ): Promise<void> {
+  async function writeRendered(response: ServerResponse, rendered: RenderedBody, fault: Fault | undefined, stream: boolean): Promise<void> {
     if (fault?.kind !== 'cut-stream') return writeChunks(response, rendered.contentType, rendered.chunks);
     if (stream) return writeChunks(response, rendered.contentType, rendered.chunks, fault.chunks ?? 2);
     const whole = rendered.chunks.join('');
@@ -258,12 +244,7 @@ export async function startFakeModelServer(options: FakeModelServerOptions = {})
   }
 
   /** Applies a fault; true when it produced the whole response. */
-  async function applyFault(
-    fault: Fault,
-    protocol: Protocol,
-    exchange: ChatExchange | undefined,
-    response: ServerResponse,
-  ): Promise<boolean> {
+  async function applyFault(fault: Fault, protocol: Protocol, exchange: ChatExchange | undefined, response: ServerResponse): Promise<boolean> {
     switch (fault.kind) {
       case 'status-500':
         sendJson(response, 500, errorBody(protocol, 500, 'fake internal server error'));
@@ -287,8 +268,12 @@ export async function startFakeModelServer(options: FakeModelServerOptions = {})
         const chat = exchange ?? { model: '', stream: false, includeUsage: false };
         const render =
           fault.kind === 'malformed'
-            ? protocol === 'ollama' ? renderOllamaMalformed : renderOpenAIMalformed
-            : protocol === 'ollama' ? renderOllamaWrongShape : renderOpenAIWrongShape;
+            ? protocol === 'ollama'
+              ? renderOllamaMalformed
+              : renderOpenAIMalformed
+            : protocol === 'ollama'
+              ? renderOllamaWrongShape
+              : renderOpenAIWrongShape;
         const rendered = render(chat);
         await writeChunks(response, rendered.contentType, rendered.chunks);
         return true;

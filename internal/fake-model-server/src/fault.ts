@@ -1,15 +1,5 @@
 /** The faults the fake server injects on demand. */
-export type FaultKind =
-  | 'refuse'
-  | 'status-500'
-  | 'status-429'
-  | 'status'
-  | 'hang'
-  | 'malformed'
-  | 'cut-stream'
-  | 'empty'
-  | 'too-long'
-  | 'wrong-shape';
+export type FaultKind = 'refuse' | 'status-500' | 'status-429' | 'status' | 'hang' | 'malformed' | 'cut-stream' | 'empty' | 'too-long' | 'wrong-shape';
 
 export interface Fault {
   readonly kind: FaultKind;

@@ -6,12 +6,7 @@ export async function readBody(request: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-export function sendJson(
-  response: ServerResponse,
-  status: number,
-  value: unknown,
-  headers: Record<string, string> = {},
-): void {
+export function sendJson(response: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
   const body = JSON.stringify(value);
   response.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
@@ -22,12 +17,7 @@ export function sendJson(
 }
 
 /** Writes the given chunks in order; `cutAfter` destroys the socket after that many chunks. */
-export async function writeChunks(
-  response: ServerResponse,
-  contentType: string,
-  chunks: readonly string[],
-  cutAfter?: number,
-): Promise<void> {
+export async function writeChunks(response: ServerResponse, contentType: string, chunks: readonly string[], cutAfter?: number): Promise<void> {
   // A client reads a body on a `connection: close` socket as ending when the socket closes, so a
   // cut would look complete: a cut stream keeps the connection open and uses chunked framing.
   if (cutAfter !== undefined) response.removeHeader('connection');

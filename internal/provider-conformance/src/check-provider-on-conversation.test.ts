@@ -1,13 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  TokenCounter,
-  createProviderContext,
-  createTokenizer,
-  resolveCompressionConfig,
-  type ContextProvider,
-  type Message,
-} from '@ollm/core';
+import { TokenCounter, createProviderContext, createTokenizer, resolveCompressionConfig, type ContextProvider, type Message } from '@ollm/core';
 import { conversationArbitrary } from './arbitraries/conversation-arbitrary.js';
 import { checkProviderOnConversation } from './check-provider-on-conversation.js';
 import { createIdentityProvider } from './identity-provider.js';
@@ -48,7 +41,9 @@ describe('checkProviderOnConversation', () => {
   });
 
   it('reports dropped tool results on every generated conversation that has one', async () => {
-    const answered = conversationArbitrary({ maxExchanges: 3, longToolOutputs: false }).filter((messages) => messages.some((message) => message.role === 'tool'));
+    const answered = conversationArbitrary({ maxExchanges: 3, longToolOutputs: false }).filter((messages) =>
+      messages.some((message) => message.role === 'tool'),
+    );
     await fc.assert(
       fc.asyncProperty(answered, async (messages) => {
         expect(await failedChecks(broken.dropsToolResults, messages)).toContain('integrity:tool-pairing');

@@ -103,6 +103,8 @@ export async function checkProviderOnConversation(
     return [{ check: 'source-digest-stable', detail: `second run on a deep copy gave sourceDigest ${String(digest)}, first ${firstDigest}` }];
   });
   // A second run that throws is still a failure of stability, not of the first result.
-  failures.push(...secondRun.map((failure) => (failure.check === 'compress' ? { check: 'source-digest-stable', detail: `second run: ${failure.detail}` } : failure)));
+  failures.push(
+    ...secondRun.map((failure) => (failure.check === 'compress' ? { check: 'source-digest-stable', detail: `second run: ${failure.detail}` } : failure)),
+  );
   return failures;
 }

@@ -27,7 +27,14 @@ describe.each(FAULTS)('automatic compression when the model server fails: $name'
   it('reports each failure, opens the circuit after 3, falls back to rule-based stages, stays in the window, loses nothing', async () => {
     const server = await startFakeModelServer();
     try {
-      const model = createOllamaModel({ host: server.url, model: SIMULATION_MODEL, numCtx: CONTEXT_SIZE, timeoutMs: 800, maxRetries: 1, retryDelay: { initialDelayMs: 10, maxDelayMs: 20 } });
+      const model = createOllamaModel({
+        host: server.url,
+        model: SIMULATION_MODEL,
+        numCtx: CONTEXT_SIZE,
+        timeoutMs: 800,
+        maxRetries: 1,
+        retryDelay: { initialDelayMs: 10, maxDelayMs: 20 },
+      });
       const session = createSimulatedSession({ server, model, contextSize: CONTEXT_SIZE, sessionId: 'faults' });
       const { events, manager } = session;
 
@@ -63,7 +70,8 @@ describe.each(FAULTS)('automatic compression when the model server fails: $name'
       expect(afterOpen.length).toBeGreaterThan(0);
       expect(manager.compressionCount).toBe(compressionsBefore + faulty.compressions.length);
 
-      for (const [turn, tokens] of [...healthy.contextTokens, ...faulty.contextTokens].entries()) expect(tokens, `turn ${turn}`).toBeLessThanOrEqual(CONTEXT_SIZE);
+      for (const [turn, tokens] of [...healthy.contextTokens, ...faulty.contextTokens].entries())
+        expect(tokens, `turn ${turn}`).toBeLessThanOrEqual(CONTEXT_SIZE);
       expect(readSession(session.home, 'faults').messages).toEqual([...healthy.added, ...faulty.added]);
     } finally {
       await server.close();

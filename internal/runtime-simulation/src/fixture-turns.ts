@@ -8,7 +8,10 @@ const FIXTURES = fileURLToPath(new URL('../../../fixtures/', import.meta.url));
 /** The real transcripts the simulation draws its turns from: every SWE-agent trajectory, then the tau-bench sample. */
 export function fixtureFiles(): string[] {
   const swe = `${FIXTURES}swe-agent-django/`;
-  const trajectories = readdirSync(swe).filter((name) => name.endsWith('.traj.json')).sort().map((name) => swe + name);
+  const trajectories = readdirSync(swe)
+    .filter((name) => name.endsWith('.traj.json'))
+    .sort()
+    .map((name) => swe + name);
   return [...trajectories, `${FIXTURES}tau-bench-airline/gpt-4o-airline.sample.json`];
 }
 

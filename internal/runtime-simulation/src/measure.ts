@@ -37,7 +37,9 @@ try {
   });
   const appendTurns = [...turnsOf(2_000, 200_000)];
   for (const timing of timeAppends({ sessions, turns: appendTurns, tokens })) {
-    console.log(`${timing.existingTurns} turns (${timing.fileMegabytes.toFixed(1)} MB): median ${timing.medianMs.toFixed(3)} ms, p95 ${timing.p95Ms.toFixed(3)} ms per turn (${timing.samples} appends)`);
+    console.log(
+      `${timing.existingTurns} turns (${timing.fileMegabytes.toFixed(1)} MB): median ${timing.medianMs.toFixed(3)} ms, p95 ${timing.p95Ms.toFixed(3)} ms per turn (${timing.samples} appends)`,
+    );
   }
   for (const { history } of sessions) history.close();
 
@@ -51,12 +53,20 @@ try {
     const withModel = report.compressions.filter((compression) => compression.providers.includes('goal-aware'));
     const sent = withModel.map((compression) => compression.modelTokensSent);
     const third = Math.floor(withModel.length / 3);
-    console.log(`run time ${(performance.now() - started) / 1000 | 0} s; ${report.added.length} messages`);
-    console.log(`compressions: ${report.compressions.length} (${withModel.length} reached goal-aware, ${report.compressions.length - withModel.length} rule-based only)`);
-    console.log(`peak context: ${Math.max(...report.contextTokens)} of ${SIMULATION_CONTEXT_SIZE} tokens; peak reported prompt_eval_count ${Math.max(...report.reportedPromptTokens)}`);
+    console.log(`run time ${((performance.now() - started) / 1000) | 0} s; ${report.added.length} messages`);
+    console.log(
+      `compressions: ${report.compressions.length} (${withModel.length} reached goal-aware, ${report.compressions.length - withModel.length} rule-based only)`,
+    );
+    console.log(
+      `peak context: ${Math.max(...report.contextTokens)} of ${SIMULATION_CONTEXT_SIZE} tokens; peak reported prompt_eval_count ${Math.max(...report.reportedPromptTokens)}`,
+    );
     console.log(`checkpoints after a compression: max ${Math.max(...report.compressions.map((compression) => compression.checkpointTokens))} tokens`);
-    console.log(`model tokens sent per goal-aware compression: median ${median(sent)}, max ${Math.max(...sent)}, first third median ${median(sent.slice(0, third))}, last third median ${median(sent.slice(-third))}; model calls per compression max ${Math.max(...withModel.map((compression) => compression.modelCalls))}`);
-    console.log(`calibration ratio after ${report.reportedPromptTokens.length} sends: ${session.manager.calibrationRatio.toFixed(4)}; reliability ${JSON.stringify(session.manager.reliability())}`);
+    console.log(
+      `model tokens sent per goal-aware compression: median ${median(sent)}, max ${Math.max(...sent)}, first third median ${median(sent.slice(0, third))}, last third median ${median(sent.slice(-third))}; model calls per compression max ${Math.max(...withModel.map((compression) => compression.modelCalls))}`,
+    );
+    console.log(
+      `calibration ratio after ${report.reportedPromptTokens.length} sends: ${session.manager.calibrationRatio.toFixed(4)}; reliability ${JSON.stringify(session.manager.reliability())}`,
+    );
   } finally {
     await server.close();
   }

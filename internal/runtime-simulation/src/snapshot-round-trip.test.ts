@@ -67,7 +67,14 @@ describe('snapshots through real goal-aware compressions', () => {
     expect(manager.compressionCount).toBe(compressionsBefore);
 
     // A new manager (a restarted application) restores the same context from disk.
-    const restarted = new ContextManager({ contextSize: CONTEXT_SIZE, registry: createSimulationRegistry(), autoPipeline: SIMULATION_PIPELINE, snapshots: session.snapshots, sessionId: 'snapshots', model: session.model });
+    const restarted = new ContextManager({
+      contextSize: CONTEXT_SIZE,
+      registry: createSimulationRegistry(),
+      autoPipeline: SIMULATION_PIPELINE,
+      snapshots: session.snapshots,
+      sessionId: 'snapshots',
+      model: session.model,
+    });
     restarted.restoreSnapshot(saved.id);
     expect(restarted.state()).toEqual(state);
     expect(restarted.messagesForModel()).toEqual(sent);
@@ -79,7 +86,10 @@ describe('snapshots through real goal-aware compressions', () => {
     const { manager, events } = session;
     // New assistant work since the last compression, so goal-aware has a span to summarise.
     for (let index = 0; index < 10; index += 1) {
-      manager.addMessage({ role: 'assistant', parts: [{ type: 'text', text: `Step ${index}: edited django/db/migrations/autodetector.py and ran the migration tests again. `.repeat(12) }] });
+      manager.addMessage({
+        role: 'assistant',
+        parts: [{ type: 'text', text: `Step ${index}: edited django/db/migrations/autodetector.py and ran the migration tests again. `.repeat(12) }],
+      });
     }
     const before = manager.state();
     const outcome = await manager.compress('goal-aware');

@@ -23,7 +23,10 @@ const scenario = fc.record({
   reserveShare: fc.option(fc.double({ min: 0.05, max: 0.45, noNaN: true }), { nil: undefined }),
   reportedScale: fc.constantFrom(0.1, 0.5, 1, 1.3, 2.5),
   withGoalAware: fc.boolean(),
-  turns: fc.array(fc.record({ kind: fc.constantFrom<Turn['kind']>('chat', 'chat', 'paste', 'tool'), size: fc.double({ min: 0.01, max: 1.1, noNaN: true }) }), { minLength: 3, maxLength: 18 }),
+  turns: fc.array(fc.record({ kind: fc.constantFrom<Turn['kind']>('chat', 'chat', 'paste', 'tool'), size: fc.double({ min: 0.01, max: 1.1, noNaN: true }) }), {
+    minLength: 3,
+    maxLength: 18,
+  }),
 });
 
 /**
@@ -52,7 +55,10 @@ describe('the window rule (property, real Ollama client, fake model server)', ()
           const limit = window - reserve;
           for (const [index, turn] of turns.entries()) {
             const tokens = Math.floor(turn.size * window * (turn.kind === 'chat' ? 0.1 : 1));
-            const user = manager.addMessage({ role: 'user', parts: [{ type: 'text', text: turn.kind === 'tool' ? `run step ${index}` : prose(tokens, index) }] });
+            const user = manager.addMessage({
+              role: 'user',
+              parts: [{ type: 'text', text: turn.kind === 'tool' ? `run step ${index}` : prose(tokens, index) }],
+            });
             if (turn.kind === 'tool') {
               const callId = `call-${index}`;
               manager.addMessage({ role: 'assistant', parts: [{ type: 'tool-call', callId, name: 'bash', input: { command: `step ${index}` } }] });
@@ -64,7 +70,10 @@ describe('the window rule (property, real Ollama client, fake model server)', ()
             } catch (error) {
               if (!ContextOverflowError.isInstance(error)) throw error;
               // Refused only when the message with the system prompt alone is over the limit.
-              expect(error.messageId, `${error.message} ${JSON.stringify(manager.activeMessages.map((message) => [message.role, counter.countMessage(message)]))} system ${counter.countMessage(manager.systemMessage()!)}`).toBe(user.id);
+              expect(
+                error.messageId,
+                `${error.message} ${JSON.stringify(manager.activeMessages.map((message) => [message.role, counter.countMessage(message)]))} system ${counter.countMessage(manager.systemMessage()!)}`,
+              ).toBe(user.id);
               // Both as the budget counts them: calibrated by what the server reported.
               expect(error.messageTokens! + manager.budget().systemTokens).toBeGreaterThan(limit);
               manager.removeMessage(user.id);

@@ -1,25 +1,8 @@
 // Messages
 export type { Message, MessageRole } from './messages/message.js';
 export { MESSAGE_ROLES } from './messages/message.js';
-export type {
-  FilePart,
-  MessagePart,
-  MessagePartType,
-  ReasoningPart,
-  TextPart,
-  ToolCallPart,
-  ToolResultPart,
-} from './messages/message-part.js';
-export {
-  messageText,
-  partText,
-  reasoningParts,
-  renderMessage,
-  textPart,
-  toolCalls,
-  toolResults,
-  withParts,
-} from './messages/message-helpers.js';
+export type { FilePart, MessagePart, MessagePartType, ReasoningPart, TextPart, ToolCallPart, ToolResultPart } from './messages/message-part.js';
+export { messageText, partText, reasoningParts, renderMessage, textPart, toolCalls, toolResults, withParts } from './messages/message-helpers.js';
 export { createMessageId } from './messages/message-id.js';
 export { toolTurnGroups } from './messages/tool-turns.js';
 
@@ -27,6 +10,7 @@ export { toolTurnGroups } from './messages/tool-turns.js';
 export { OllmError } from './errors/ollm-error.js';
 export { NoSuchProviderError } from './errors/no-such-provider-error.js';
 export { PluginLoadError } from './errors/plugin-load-error.js';
+export { NoModelError } from './errors/no-model-error.js';
 export { InvalidProviderOutputError } from './errors/invalid-provider-output-error.js';
 export { InvalidTranscriptError } from './errors/invalid-transcript-error.js';
 export { ProviderExecutionError } from './errors/provider-execution-error.js';
@@ -46,20 +30,10 @@ export type { ContextProvider } from './spec/context-provider.js';
 export { isContextProvider } from './spec/context-provider.js';
 export type { CompressionConfig } from './spec/compression-config.js';
 export { DEFAULT_COMPRESSION_CONFIG, resolveCompressionConfig } from './spec/compression-config.js';
-export type {
-  CompactionResult,
-  CompactionStats,
-  FoldedMessage,
-  RemovedContent,
-} from './spec/compaction-result.js';
+export type { CompactionResult, CompactionStats, FoldedMessage, RemovedContent } from './spec/compaction-result.js';
 export type { GoalState, Logger, ProviderContext } from './spec/provider-context.js';
 export { silentLogger } from './spec/provider-context.js';
-export type {
-  LanguageModel,
-  LanguageModelCallOptions,
-  LanguageModelResult,
-  LanguageModelUsage,
-} from './spec/language-model.js';
+export type { LanguageModel, LanguageModelCallOptions, LanguageModelResult, LanguageModelUsage } from './spec/language-model.js';
 export type { ModelWindowOptions } from './spec/model-window.js';
 export { FALLBACK_MODEL_CONTEXT_TOKENS, modelWindow } from './spec/model-window.js';
 

@@ -103,12 +103,12 @@ describe('faults', () => {
   it('refused: ModelUnavailableError naming the host and what to start, after maxRetries', async () => {
     server.setFault('refuse');
     const counter = countingFetch();
-    const error = await model({ maxRetries: 2, fetch: counter.fetch }).complete({ messages }).catch((caught: unknown) => caught);
+    const error = await model({ maxRetries: 2, fetch: counter.fetch })
+      .complete({ messages })
+      .catch((caught: unknown) => caught);
     expect(ModelUnavailableError.isInstance(error)).toBe(true);
     const unavailable = error as ModelUnavailableError;
-    expect(unavailable.message).toBe(
-      `No Ollama server at ${server.url} — start it with \`ollama serve\`, or use \`--api openai --base-url URL\``,
-    );
+    expect(unavailable.message).toBe(`No Ollama server at ${server.url} — start it with \`ollama serve\`, or use \`--api openai --base-url URL\``);
     expect(unavailable.baseURL).toBe(server.url);
     expect(unavailable.attempts).toBe(3);
     expect(counter.calls.length).toBe(3);
@@ -131,7 +131,9 @@ describe('faults', () => {
 
   it('500 every time: a retryable ModelResponseError with the status', async () => {
     server.setFault({ kind: 'status-500', times: 'always' });
-    const error = await model({ maxRetries: 1 }).complete({ messages }).catch((caught: unknown) => caught);
+    const error = await model({ maxRetries: 1 })
+      .complete({ messages })
+      .catch((caught: unknown) => caught);
     expect(ModelResponseError.isInstance(error)).toBe(true);
     expect((error as ModelResponseError).status).toBe(500);
     expect((error as ModelResponseError).isRetryable).toBe(true);
@@ -148,7 +150,9 @@ describe('faults', () => {
 
   it('a 4xx other than 429 is not retried', async () => {
     server.setFault({ kind: 'status', status: 404, message: 'model "x" not found' });
-    const error = await model().complete({ messages }).catch((caught: unknown) => caught);
+    const error = await model()
+      .complete({ messages })
+      .catch((caught: unknown) => caught);
     expect(ModelResponseError.isInstance(error)).toBe(true);
     expect((error as ModelResponseError).status).toBe(404);
     expect((error as Error).message).toContain('ollama pull fake-llama:8b');
@@ -157,7 +161,9 @@ describe('faults', () => {
 
   it('hang: the total timeout ends the call with a timeout error', async () => {
     server.setFault({ kind: 'hang', times: 'always' });
-    const error = await model({ timeoutMs: 300 }).complete({ messages }).catch((caught: unknown) => caught);
+    const error = await model({ timeoutMs: 300 })
+      .complete({ messages })
+      .catch((caught: unknown) => caught);
     expect(ModelUnavailableError.isInstance(error)).toBe(true);
     expect((error as ModelUnavailableError).reason).toBe('timeout');
     expect((error as Error).message).toContain('did not answer within 300 ms');
@@ -165,7 +171,9 @@ describe('faults', () => {
 
   it('malformed body: ModelResponseError, not retried', async () => {
     server.setFault('malformed');
-    const error = await model().complete({ messages }).catch((caught: unknown) => caught);
+    const error = await model()
+      .complete({ messages })
+      .catch((caught: unknown) => caught);
     expect(ModelResponseError.isInstance(error)).toBe(true);
     expect((error as Error).message).toContain('not JSON');
     expect(server.requests.length).toBe(1);
@@ -173,14 +181,18 @@ describe('faults', () => {
 
   it('wrong shape: ModelResponseError with a body excerpt', async () => {
     server.setFault('wrong-shape');
-    const error = await model().complete({ messages }).catch((caught: unknown) => caught);
+    const error = await model()
+      .complete({ messages })
+      .catch((caught: unknown) => caught);
     expect(ModelResponseError.isInstance(error)).toBe(true);
     expect((error as ModelResponseError).bodyExcerpt).toContain('this is not a chat response');
   });
 
   it('wrong shape while streaming: ModelResponseError', async () => {
     server.setFault('wrong-shape');
-    const error = await model().complete({ messages, onTextDelta: () => {} }).catch((caught: unknown) => caught);
+    const error = await model()
+      .complete({ messages, onTextDelta: () => {} })
+      .catch((caught: unknown) => caught);
     expect(ModelResponseError.isInstance(error)).toBe(true);
   });
 
@@ -202,7 +214,9 @@ describe('faults', () => {
   it('stream cut after output: a ModelResponseError that is not retried', async () => {
     server.setFault({ kind: 'cut-stream', chunks: 2 });
     const deltas: string[] = [];
-    const error = await model().complete({ messages, onTextDelta: (delta) => deltas.push(delta) }).catch((caught: unknown) => caught);
+    const error = await model()
+      .complete({ messages, onTextDelta: (delta) => deltas.push(delta) })
+      .catch((caught: unknown) => caught);
     expect(ModelResponseError.isInstance(error)).toBe(true);
     expect((error as ModelResponseError).isRetryable).toBe(false);
     expect(deltas.length).toBe(2);
@@ -224,7 +238,9 @@ describe('faults', () => {
     // The ollama client warns about each line it cannot parse; keep the test output clean.
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     try {
-      const error = await model().complete({ messages, onTextDelta: () => {} }).catch((caught: unknown) => caught);
+      const error = await model()
+        .complete({ messages, onTextDelta: () => {} })
+        .catch((caught: unknown) => caught);
       expect(ModelResponseError.isInstance(error)).toBe(true);
       expect(server.requests.length).toBe(1);
     } finally {

@@ -61,10 +61,7 @@ export function createOllamaModel(settings: OllamaModelSettings): OllamaLanguage
   const timeoutMs = settings.timeoutMs ?? DEFAULT_OLLAMA_TIMEOUT_MS;
 
   /** Runs `operation` with retries; each attempt gets a client whose requests carry the call's signal. */
-  function run<T>(
-    abortSignal: AbortSignal | undefined,
-    operation: (client: Ollama, state: OllamaAttemptState) => Promise<T>,
-  ): Promise<T> {
+  function run<T>(abortSignal: AbortSignal | undefined, operation: (client: Ollama, state: OllamaAttemptState) => Promise<T>): Promise<T> {
     return runModelCall(
       {
         abortSignal,

@@ -14,8 +14,7 @@ export interface OllamaProvider {
 
 /** A provider: call it with a model name to get a LanguageModel on that server. */
 export function createOllama(defaults: OllamaProviderSettings = {}): OllamaProvider {
-  const provider = (model: string, settings: OllamaProviderSettings = {}) =>
-    createOllamaModel({ ...defaults, ...settings, model });
+  const provider = (model: string, settings: OllamaProviderSettings = {}) => createOllamaModel({ ...defaults, ...settings, model });
   Object.defineProperty(provider, 'host', { get: () => displayURL(resolveOllamaHost(defaults.host)), enumerable: true });
   return Object.assign(provider, {
     listModels: (options?: { abortSignal?: AbortSignal }) => createOllamaModel({ ...defaults, model: '' }).listModels(options),

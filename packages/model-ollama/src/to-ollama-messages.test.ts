@@ -31,10 +31,7 @@ describe('toOllamaMessages', () => {
         role: 'assistant',
         content: 'Listing.',
         thinking: 'I should call ls',
-        tool_calls: [
-          { function: { name: 'shell', arguments: { command: 'ls' } } },
-          { function: { name: 'echo', arguments: { input: 'raw' } } },
-        ],
+        tool_calls: [{ function: { name: 'shell', arguments: { command: 'ls' } } }, { function: { name: 'echo', arguments: { input: 'raw' } } }],
       },
       { role: 'tool', content: 'a.ts\nb.ts', tool_name: 'shell' },
       { role: 'tool', content: '[error] boom', tool_name: 'echo' },

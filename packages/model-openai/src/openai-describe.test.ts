@@ -76,7 +76,9 @@ describe('describe() through the openai client', () => {
   it('unreachable: ModelUnavailableError naming the base URL', async () => {
     const fake = await server('vllm');
     fake.setFault('refuse');
-    const error = await model(fake).describe().catch((caught: unknown) => caught);
+    const error = await model(fake)
+      .describe()
+      .catch((caught: unknown) => caught);
     expect(ModelUnavailableError.isInstance(error)).toBe(true);
     expect((error as Error).message).toContain(`${fake.url}/v1`);
   });

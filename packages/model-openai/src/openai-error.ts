@@ -1,14 +1,7 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
-import {
-  ModelResponseError,
-  ModelUnavailableError,
-  errorCode,
-  isConnectionError,
-  parseRetryAfter,
-} from '@ollm/core';
+import { ModelResponseError, ModelUnavailableError, errorCode, isConnectionError, parseRetryAfter } from '@ollm/core';
 
-export const OPENAI_HINT =
-  'start your OpenAI-compatible server (vLLM, llama.cpp, LM Studio) or set --base-url / OPENAI_BASE_URL';
+export const OPENAI_HINT = 'start your OpenAI-compatible server (vLLM, llama.cpp, LM Studio) or set --base-url / OPENAI_BASE_URL';
 
 /** What an attempt knew when it failed. */
 export interface OpenAIAttemptState {

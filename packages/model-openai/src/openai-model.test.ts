@@ -92,7 +92,9 @@ describe('faults', () => {
   it('refused: ModelUnavailableError naming the base URL and what to start, after maxRetries', async () => {
     server.setFault('refuse');
     const counter = countingFetch();
-    const error = await model({ maxRetries: 2, fetch: counter.fetch }).complete({ messages }).catch((caught: unknown) => caught);
+    const error = await model({ maxRetries: 2, fetch: counter.fetch })
+      .complete({ messages })
+      .catch((caught: unknown) => caught);
     expect(ModelUnavailableError.isInstance(error)).toBe(true);
     const unavailable = error as ModelUnavailableError;
     expect(unavailable.message).toContain(`No OpenAI-compatible server at ${server.url}/v1`);
@@ -133,7 +135,9 @@ describe('faults', () => {
       }),
     );
     try {
-      const error = await model().complete({ messages }).catch((caught: unknown) => caught);
+      const error = await model()
+        .complete({ messages })
+        .catch((caught: unknown) => caught);
       expect(ModelResponseError.isInstance(error)).toBe(true);
       const responseError = error as ModelResponseError;
       expect(responseError.status).toBe(401);
@@ -149,7 +153,9 @@ describe('faults', () => {
 
   it('hang: the total timeout ends the call with a timeout error', async () => {
     server.setFault({ kind: 'hang', times: 'always' });
-    const error = await model({ timeoutMs: 300 }).complete({ messages }).catch((caught: unknown) => caught);
+    const error = await model({ timeoutMs: 300 })
+      .complete({ messages })
+      .catch((caught: unknown) => caught);
     expect(ModelUnavailableError.isInstance(error)).toBe(true);
     expect((error as ModelUnavailableError).reason).toBe('timeout');
     expect((error as Error).message).toContain('did not answer within 300 ms');
@@ -157,20 +163,28 @@ describe('faults', () => {
 
   it('malformed body: ModelResponseError, not retried (plain and streaming)', async () => {
     server.setFault({ kind: 'malformed', times: 2 });
-    const plain = await model().complete({ messages }).catch((caught: unknown) => caught);
+    const plain = await model()
+      .complete({ messages })
+      .catch((caught: unknown) => caught);
     expect(ModelResponseError.isInstance(plain)).toBe(true);
     expect((plain as Error).message).toContain('not JSON');
-    const streamed = await model().complete({ messages, onTextDelta: () => {} }).catch((caught: unknown) => caught);
+    const streamed = await model()
+      .complete({ messages, onTextDelta: () => {} })
+      .catch((caught: unknown) => caught);
     expect(ModelResponseError.isInstance(streamed)).toBe(true);
     expect(server.requests.length).toBe(2);
   });
 
   it('wrong shape: ModelResponseError with a body excerpt (plain and streaming)', async () => {
     server.setFault({ kind: 'wrong-shape', times: 2 });
-    const plain = await model().complete({ messages }).catch((caught: unknown) => caught);
+    const plain = await model()
+      .complete({ messages })
+      .catch((caught: unknown) => caught);
     expect(ModelResponseError.isInstance(plain)).toBe(true);
     expect((plain as ModelResponseError).bodyExcerpt).toContain('this is not a chat completion');
-    const streamed = await model().complete({ messages, onTextDelta: () => {} }).catch((caught: unknown) => caught);
+    const streamed = await model()
+      .complete({ messages, onTextDelta: () => {} })
+      .catch((caught: unknown) => caught);
     expect(ModelResponseError.isInstance(streamed)).toBe(true);
   });
 
@@ -192,7 +206,9 @@ describe('faults', () => {
   it('stream cut after output: a ModelResponseError that is not retried', async () => {
     server.setFault({ kind: 'cut-stream', chunks: 3 });
     const deltas: string[] = [];
-    const error = await model().complete({ messages, onTextDelta: (delta) => deltas.push(delta) }).catch((caught: unknown) => caught);
+    const error = await model()
+      .complete({ messages, onTextDelta: (delta) => deltas.push(delta) })
+      .catch((caught: unknown) => caught);
     expect(ModelResponseError.isInstance(error)).toBe(true);
     expect((error as ModelResponseError).isRetryable).toBe(false);
     expect(deltas.length).toBe(2);

@@ -1,12 +1,6 @@
 import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsBase } from 'openai/resources/chat/completions/completions';
-import type {
-  LanguageModel,
-  LanguageModelCallOptions,
-  LanguageModelResult,
-  LanguageModelUsage,
-  ModelRetrySettings,
-} from '@ollm/core';
+import type { LanguageModel, LanguageModelCallOptions, LanguageModelResult, LanguageModelUsage, ModelRetrySettings } from '@ollm/core';
 import { ModelResponseError, ModelUnavailableError, displayURL, runModelCall } from '@ollm/core';
 import type { OpenAIAttemptState } from './openai-error.js';
 import { OPENAI_HINT, toOpenAIModelError, wrongShapeError } from './openai-error.js';
@@ -65,8 +59,7 @@ export function createOpenAIModel(settings: OpenAIModelSettings): OpenAILanguage
   const baseURL = displayURL(rawBaseURL);
   const apiKey = settings.apiKey ?? process.env['OPENAI_API_KEY'] ?? LOCAL_API_KEY;
   const timeoutMs = settings.timeoutMs ?? DEFAULT_OPENAI_TIMEOUT_MS;
-  const maxTokensParameter =
-    settings.maxTokensParameter ?? (baseURL.includes('api.openai.com') ? 'max_completion_tokens' : 'max_tokens');
+  const maxTokensParameter = settings.maxTokensParameter ?? (baseURL.includes('api.openai.com') ? 'max_completion_tokens' : 'max_tokens');
   // Our retry loop owns retries (so counts are predictable) and our signal owns the deadline;
   // the client's logging is off so nothing it logs can carry the key.
   const client = new OpenAI({
@@ -78,10 +71,7 @@ export function createOpenAIModel(settings: OpenAIModelSettings): OpenAILanguage
     ...(settings.fetch ? { fetch: settings.fetch } : {}),
   });
 
-  function run<T>(
-    abortSignal: AbortSignal | undefined,
-    operation: (signal: AbortSignal, state: OpenAIAttemptState) => Promise<T>,
-  ): Promise<T> {
+  function run<T>(abortSignal: AbortSignal | undefined, operation: (signal: AbortSignal, state: OpenAIAttemptState) => Promise<T>): Promise<T> {
     return runModelCall(
       {
         abortSignal,
@@ -136,10 +126,7 @@ export function createOpenAIModel(settings: OpenAIModelSettings): OpenAILanguage
           ...(typeof finishReason === 'string' ? { finishReason } : {}),
         };
       }
-      const stream = await client.chat.completions.create(
-        { ...params, stream: true, stream_options: { include_usage: true } },
-        { signal },
-      );
+      const stream = await client.chat.completions.create({ ...params, stream: true, stream_options: { include_usage: true } }, { signal });
       let text = '';
       let usage: LanguageModelUsage = {};
       let finishReason: string | undefined;

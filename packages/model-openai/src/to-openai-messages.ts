@@ -1,8 +1,4 @@
-import type {
-  ChatCompletionContentPart,
-  ChatCompletionMessageFunctionToolCall,
-  ChatCompletionMessageParam,
-} from 'openai/resources/chat/completions';
+import type { ChatCompletionContentPart, ChatCompletionMessageFunctionToolCall, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { Message } from '@ollm/core';
 import { partText } from '@ollm/core';
 

@@ -4,13 +4,7 @@
 
 // Registry and discovery
 export type { RegisteredProvider } from './registry/provider-registry.js';
-export {
-  ProviderRegistry,
-  defaultRegistry,
-  getContextProvider,
-  listProviders,
-  registerProvider,
-} from './registry/provider-registry.js';
+export { ProviderRegistry, defaultRegistry, getContextProvider, listProviders, registerProvider } from './registry/provider-registry.js';
 export type { DiscoverOptions, DiscoveredPlugin, DiscoveryReport } from './registry/discover-plugins.js';
 export { PLUGIN_KEYWORD, discoverPlugins, findNearestManifest } from './registry/discover-plugins.js';
 

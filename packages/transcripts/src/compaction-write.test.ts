@@ -64,8 +64,19 @@ describe('writing after compaction', () => {
   it('OpenAI: an edited tool call keeps rawInput exactly, and an emptied assistant turn writes content null', () => {
     const transcript = load('formats/openai.json');
     const messages = transcript.conversations[0]!.messages;
-    const stripped = withParts(messages[2]!, messages[2]!.parts.filter((part) => part.type !== 'reasoning'));
-    const written = JSON.parse(serializeTranscript(withConversationMessages(transcript, 0, messages.map((message, index) => (index === 2 ? stripped : message))))) as Record<string, unknown>[];
+    const stripped = withParts(
+      messages[2]!,
+      messages[2]!.parts.filter((part) => part.type !== 'reasoning'),
+    );
+    const written = JSON.parse(
+      serializeTranscript(
+        withConversationMessages(
+          transcript,
+          0,
+          messages.map((message, index) => (index === 2 ? stripped : message)),
+        ),
+      ),
+    ) as Record<string, unknown>[];
     expect(written[2]).not.toHaveProperty('reasoning_content');
     expect(written[2]!.content).toBeNull();
     expect((written[2]!.tool_calls as { function: { arguments: string } }[])[1]!.function.arguments).toBe('{"city":"Lyon", "unit":"c"}');
@@ -88,7 +99,14 @@ describe('writing after compaction', () => {
   it('Anthropic: a dropped thinking block goes, a kept one keeps its signature, new messages are plain', () => {
     const transcript = load('formats/anthropic.json');
     const messages = transcript.conversations[0]!.messages;
-    const withoutRedacted = messages.map((message) => (message.id === 'm3' ? withParts(message, message.parts.filter((part) => part.type !== 'reasoning')) : message));
+    const withoutRedacted = messages.map((message) =>
+      message.id === 'm3'
+        ? withParts(
+            message,
+            message.parts.filter((part) => part.type !== 'reasoning'),
+          )
+        : message,
+    );
     const compacted = [...withoutRedacted.slice(0, 2), summary, ...withoutRedacted.slice(2)];
     const written = JSON.parse(serializeTranscript(withConversationMessages(transcript, 0, compacted))) as { messages: { role: string; content: unknown }[] };
     // The top-level system prompt is not in `messages`: m0, summary, m1, m2, m3, ...

@@ -23,11 +23,13 @@ export function parseTranscript(source: string, options: ParseTranscriptOptions)
   }
   const detected = options.format === undefined ? detectDocument(text, file) : { format: options.format };
   const codec = CODECS[detected.format];
-  const document =
-    codec.syntax === 'jsonl' ? parseJsonLines(text, file) : 'document' in detected ? detected.document : parseJsonText(text, file);
+  const document = codec.syntax === 'jsonl' ? parseJsonLines(text, file) : 'document' in detected ? detected.document : parseJsonText(text, file);
   rememberLayout(document, detectJsonLayout(text));
   const conversations = codec.read(document, file);
-  rememberSources(document, conversations.map((conversation) => conversation.sources));
+  rememberSources(
+    document,
+    conversations.map((conversation) => conversation.sources),
+  );
   return {
     format: detected.format,
     file,

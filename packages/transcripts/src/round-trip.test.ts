@@ -5,24 +5,20 @@ import { parseTranscript } from './parse-transcript.js';
 import { serializeTranscript } from './serialize-transcript.js';
 import { filesIn, fixture, hasSharedFixtures, SHARED_FIXTURES } from './test-support/fixture-paths.js';
 
-const realFixtures = [
-  ...filesIn(fixture('swe-agent-django'), '.traj.json'),
-  fixture('tau-bench-airline', 'gpt-4o-airline.sample.json'),
-];
-const handWritten = [
-  'openai.json',
-  'openai-wrapped.json',
-  'anthropic.json',
-  'ollama.json',
-  'gptme/conversation.jsonl',
-].map((name) => fixture('formats', name));
+const realFixtures = [...filesIn(fixture('swe-agent-django'), '.traj.json'), fixture('tau-bench-airline', 'gpt-4o-airline.sample.json')];
+const handWritten = ['openai.json', 'openai-wrapped.json', 'anthropic.json', 'ollama.json', 'gptme/conversation.jsonl'].map((name) => fixture('formats', name));
 const shared = hasSharedFixtures
   ? [...filesIn(join(SHARED_FIXTURES, 'swe-agent-django'), '.traj.json'), join(SHARED_FIXTURES, 'tau-bench-airline', 'gpt-4o-airline.json')]
   : [];
 
 function parseSource(path: string): unknown {
   const text = readFileSync(path, 'utf8');
-  return path.endsWith('.jsonl') ? text.split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line)) : JSON.parse(text);
+  return path.endsWith('.jsonl')
+    ? text
+        .split('\n')
+        .filter((line) => line.trim() !== '')
+        .map((line) => JSON.parse(line))
+    : JSON.parse(text);
 }
 
 function roundTrip(path: string): { source: unknown; written: unknown; text: string } {
@@ -30,7 +26,10 @@ function roundTrip(path: string): { source: unknown; written: unknown; text: str
   const transcript = parseTranscript(text, { file: path });
   const serialized = serializeTranscript(transcript);
   const written = path.endsWith('.jsonl')
-    ? serialized.split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line))
+    ? serialized
+        .split('\n')
+        .filter((line) => line.trim() !== '')
+        .map((line) => JSON.parse(line))
     : JSON.parse(serialized);
   return { source: parseSource(path), written, text: serialized };
 }

@@ -41,7 +41,11 @@ const openaiConversation = fc
         messages.push({
           role: 'assistant',
           content: turn.content,
-          tool_calls: turn.calls.map((call, index) => ({ id: ids[index], type: 'function', function: { name: call.name, arguments: JSON.stringify(call.input) } })),
+          tool_calls: turn.calls.map((call, index) => ({
+            id: ids[index],
+            type: 'function',
+            function: { name: call.name, arguments: JSON.stringify(call.input) },
+          })),
         });
         turn.calls.forEach((call, index) =>
           messages.push({ role: 'tool', tool_call_id: ids[index], content: call.output, ...(call.named ? { name: call.name } : {}) }),

@@ -2,14 +2,7 @@ import type { Message } from '@ollm/core';
 
 export type TranscriptFormat = 'openai' | 'anthropic' | 'ollama' | 'gptme' | 'swe-agent' | 'tau-bench';
 
-export const TRANSCRIPT_FORMATS: readonly TranscriptFormat[] = [
-  'openai',
-  'anthropic',
-  'ollama',
-  'gptme',
-  'swe-agent',
-  'tau-bench',
-];
+export const TRANSCRIPT_FORMATS: readonly TranscriptFormat[] = ['openai', 'anthropic', 'ollama', 'gptme', 'swe-agent', 'tau-bench'];
 
 export interface Conversation {
   readonly id: string;

@@ -55,7 +55,12 @@ describe('invalid samples', () => {
     ['anthropic', { messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'nope', content: 'x' }] }] }, 'message 0', /no earlier tool call/],
     ['anthropic', { messages: [{ role: 'user', content: [{ type: 'video' }] }] }, 'message 0, block 0', /unknown content block type "video"/],
     ['ollama', { messages: [{ role: 'tool', content: 'x', tool_name: 'clock' }] }, 'message 0', /tool result of "clock" has no earlier tool call/],
-    ['openai', [{ role: 'assistant', content: null, tool_calls: [{ id: 'c', type: 'function', function: { name: 'x', arguments: 7 } }] }], 'message 0, tool call 0', /function.arguments must be a string, got a number/],
+    [
+      'openai',
+      [{ role: 'assistant', content: null, tool_calls: [{ id: 'c', type: 'function', function: { name: 'x', arguments: 7 } }] }],
+      'message 0, tool call 0',
+      /function.arguments must be a string, got a number/,
+    ],
     ['openai', [{ role: 'tool', content: 'x' }], 'message 0', /tool_call_id of a tool message must be a string, got nothing$/],
     ['gptme', [{ role: 'tool', content: 'x', timestamp: 't' }], 'line 1', /unknown role "tool" \(expected one of: system, user, assistant\)/],
   ] as const)('%s: rejects %j at %s', async (format, document, position, reason) => {

@@ -13,8 +13,6 @@ export function withConversationMessages(transcript: Transcript, conversationInd
       message: `conversation ${conversationIndex} does not exist in ${transcript.file} (it has ${transcript.conversations.length})`,
     });
   }
-  const conversations = transcript.conversations.map((existing, index) =>
-    index === conversationIndex ? { id: existing.id, messages } : existing,
-  );
+  const conversations = transcript.conversations.map((existing, index) => (index === conversationIndex ? { id: existing.id, messages } : existing));
   return { ...transcript, conversations };
 }

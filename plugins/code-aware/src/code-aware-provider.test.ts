@@ -2,15 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  canonicalMessage,
-  compactWith,
-  createProviderContext,
-  resolveCompressionConfig,
-  sha256Hex,
-  type Message,
-  type MessagePart,
-} from '@ollm/core';
+import { canonicalMessage, compactWith, createProviderContext, resolveCompressionConfig, sha256Hex, type Message, type MessagePart } from '@ollm/core';
 import codeAwareProvider, { createCodeAwareProvider } from './index.js';
 import { ConversationBuilder, pythonModule } from './test-support/conversation-builder.js';
 
@@ -26,7 +18,16 @@ function conversation(): Message[] {
     .user('Fix the Store and Other classes.')
     .shell('cd /repo && cat pkg/store.py', pythonModule('Store', 8)) // 2, 3: read again later
     .shell('cat pkg/other.py', pythonModule('Other', 8)) // 4, 5: old, the only view of other.py
-    .tool('str_replace_editor', { command: 'str_replace', path: '/repo/pkg/other.py', old_str: '        other_third = os.path.join(str(other_second), "part_5")', new_str: '        other_third = other_second' }, 'The file /repo/pkg/other.py has been edited.') // 6, 7
+    .tool(
+      'str_replace_editor',
+      {
+        command: 'str_replace',
+        path: '/repo/pkg/other.py',
+        old_str: '        other_third = os.path.join(str(other_second), "part_5")',
+        new_str: '        other_third = other_second',
+      },
+      'The file /repo/pkg/other.py has been edited.',
+    ) // 6, 7
     .shell('python run.py', 'Traceback (most recent call last):\n  File "/repo/pkg/other.py", line 24, in method_2\nValueError: bad') // 8, 9
     .assistant(`The helper I will use:\n\n\`\`\`python\n${pythonModule('Helper', 5)}\n\`\`\`\n`) // 10
     .shell('cd /repo && cat pkg/store.py', pythonModule('Store', 8)) // 11, 12: the latest view
@@ -57,7 +58,9 @@ describe('code-aware provider', () => {
     const messages = conversation();
     const result = await compactWith(provider, messages, { config: { logdir }, context });
     const earlier = outputOf(result.messages[3]!);
-    expect(earlier).toMatch(/^<returncode>0<\/returncode>\n<output>\n\[earlier view of \/repo\/pkg\/store\.py lines 1-61, folded; latest view at message 12; ollm recover [0-9a-f]{12}\]\n\n<\/output>$/);
+    expect(earlier).toMatch(
+      /^<returncode>0<\/returncode>\n<output>\n\[earlier view of \/repo\/pkg\/store\.py lines 1-61, folded; latest view at message 12; ollm recover [0-9a-f]{12}\]\n\n<\/output>$/,
+    );
     expect(result.messages[12]).toBe(messages[12]);
   });
 
@@ -155,7 +158,9 @@ describe('code-aware provider', () => {
     const result = await compactWith(provider, conversation(), { config: { logdir, extraConfig: { recentMessages: 100 } }, context });
     expect(result.removed.map((entry) => entry.messageId)).toEqual(['m3']);
     expect(() => createCodeAwareProvider({ recentMessages: -1 })).toThrow(/recentMessages/);
-    await expect(compactWith(provider, conversation(), { config: { extraConfig: { minimumSavingTokens: 'many' } }, context })).rejects.toThrow(/minimumSavingTokens/);
+    await expect(compactWith(provider, conversation(), { config: { extraConfig: { minimumSavingTokens: 'many' } }, context })).rejects.toThrow(
+      /minimumSavingTokens/,
+    );
   });
 
   it('leaves prose and data files to other providers, but still references their repeated reads', async () => {

@@ -16,7 +16,8 @@ export function createCodeAwareProvider(options: CodeAwareProviderOptions = {}):
   return {
     specificationVersion: 'v1',
     name: CODE_AWARE_PROVIDER_NAME,
-    description: 'Folds code with tree-sitter: repeated file reads to references; old file views, heredoc scripts and code blocks to signatures, imports and the lines the conversation edited or cited',
+    description:
+      'Folds code with tree-sitter: repeated file reads to references; old file views, heredoc scripts and code blocks to signatures, imports and the lines the conversation edited or cited',
     shouldCompress(messages, config, context) {
       return config.limit !== undefined && context.tokens.countMessages(messages) > config.limit;
     },

@@ -22,8 +22,18 @@ function transcriptsIn(folder: string): string[] {
   const swe = join(folder, 'swe-agent-django');
   const tau = join(folder, 'tau-bench-airline');
   return [
-    ...(existsSync(swe) ? readdirSync(swe).filter((name) => name.endsWith('.traj.json')).sort().map((name) => join(swe, name)) : []),
-    ...(existsSync(tau) ? readdirSync(tau).filter((name) => name.endsWith('.json')).sort().map((name) => join(tau, name)) : []),
+    ...(existsSync(swe)
+      ? readdirSync(swe)
+          .filter((name) => name.endsWith('.traj.json'))
+          .sort()
+          .map((name) => join(swe, name))
+      : []),
+    ...(existsSync(tau)
+      ? readdirSync(tau)
+          .filter((name) => name.endsWith('.json'))
+          .sort()
+          .map((name) => join(tau, name))
+      : []),
   ];
 }
 
@@ -55,7 +65,10 @@ describe.runIf(existsSync(REPEATED))('a real transcript that reads django/utils/
     }
 
     // The pinned exit message carries the patch itself: probe everything else.
-    const context = result.messages.filter((message) => !message.pinned).map(renderMessage).join('\n');
+    const context = result.messages
+      .filter((message) => !message.pinned)
+      .map(renderMessage)
+      .join('\n');
     const probes = finalPatchProbes(submissionOf(transcript.document)!);
     expect(probes.names.length).toBeGreaterThan(0);
     for (const name of probes.names) expect(context).toContain(name);
@@ -85,7 +98,10 @@ describe.runIf(existsSync(sharedFixtures))('the shared SWE-agent transcripts at 
       const messages = transcript.conversations[0]!.messages;
       const result = await checkRealCompaction(provider, messages, logdir);
       removedShares.push(1 - result.stats.tokensAfter / result.stats.tokensBefore);
-      const context = result.messages.filter((message) => !message.pinned).map(renderMessage).join('\n');
+      const context = result.messages
+        .filter((message) => !message.pinned)
+        .map(renderMessage)
+        .join('\n');
       const patch = finalPatchProbes(submissionOf(transcript.document) ?? '');
       for (const probe of [...patch.paths, ...patch.names]) {
         probes++;
@@ -94,7 +110,9 @@ describe.runIf(existsSync(sharedFixtures))('the shared SWE-agent transcripts at 
     }
     const sorted = [...removedShares].sort((a, b) => a - b);
     const median = (sorted[Math.floor((sorted.length - 1) / 2)]! + sorted[Math.ceil((sorted.length - 1) / 2)]!) / 2;
-    console.info(`code-aware on ${files.length} shared transcripts at limit 50%: median ${(median * 100).toFixed(1)}% tokens removed (min ${(sorted[0]! * 100).toFixed(1)}%, max ${(sorted[sorted.length - 1]! * 100).toFixed(1)}%); final-patch paths and names present: ${found}/${probes}`);
+    console.info(
+      `code-aware on ${files.length} shared transcripts at limit 50%: median ${(median * 100).toFixed(1)}% tokens removed (min ${(sorted[0]! * 100).toFixed(1)}%, max ${(sorted[sorted.length - 1]! * 100).toFixed(1)}%); final-patch paths and names present: ${found}/${probes}`,
+    );
     expect(found).toBe(probes);
     expect(median).toBeGreaterThan(0);
   });

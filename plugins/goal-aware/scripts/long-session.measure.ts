@@ -15,7 +15,9 @@ const LOCAL = new URL('../../../fixtures/swe-agent-django/', import.meta.url).pa
 
 it('measures model tokens per compression and checkpoint tokens over 50 compressions', async () => {
   const folder = existsSync(SHARED) ? SHARED : LOCAL;
-  const files = readdirSync(folder).filter((name) => name.endsWith('.traj.json')).map((name) => join(folder, name));
+  const files = readdirSync(folder)
+    .filter((name) => name.endsWith('.traj.json'))
+    .map((name) => join(folder, name));
   const file = files.sort((a, b) => statSync(b).size - statSync(a).size)[0]!;
   const server = await startFakeModelServer();
   const tokens = new TokenCounter(createTokenizer('o200k_base'));
@@ -25,11 +27,17 @@ it('measures model tokens per compression and checkpoint tokens over 50 compress
     console.log(`file: ${file} (${statSync(file).size} bytes)`);
     console.log('step  full-conversation  context  checkpoints(n)  sent-to-model  calls');
     for (const step of steps) {
-      console.log(`${String(step.step).padStart(4)}  ${String(step.fullTokens).padStart(17)}  ${String(step.contextTokens).padStart(7)}  ${String(step.checkpointTokens).padStart(11)}(${step.checkpointCount})  ${String(step.sentTokens).padStart(13)}  ${step.modelCalls}`);
+      console.log(
+        `${String(step.step).padStart(4)}  ${String(step.fullTokens).padStart(17)}  ${String(step.contextTokens).padStart(7)}  ${String(step.checkpointTokens).padStart(11)}(${step.checkpointCount})  ${String(step.sentTokens).padStart(13)}  ${step.modelCalls}`,
+      );
     }
     const sent = steps.map((step) => step.sentTokens).filter((value) => value > 0);
-    console.log(`sent per compression: median ${median(sent)}, min ${Math.min(...sent)}, max ${Math.max(...sent)}; steps 5-15 median ${median(steps.slice(4, 15).map((s) => s.sentTokens))}, steps 40-50 median ${median(steps.slice(39).map((s) => s.sentTokens))}`);
-    console.log(`checkpoint tokens: final ${steps.at(-1)!.checkpointTokens}, max ${Math.max(...steps.map((s) => s.checkpointTokens))} (bound ${bound}); final full conversation ${steps.at(-1)!.fullTokens} tokens`);
+    console.log(
+      `sent per compression: median ${median(sent)}, min ${Math.min(...sent)}, max ${Math.max(...sent)}; steps 5-15 median ${median(steps.slice(4, 15).map((s) => s.sentTokens))}, steps 40-50 median ${median(steps.slice(39).map((s) => s.sentTokens))}`,
+    );
+    console.log(
+      `checkpoint tokens: final ${steps.at(-1)!.checkpointTokens}, max ${Math.max(...steps.map((s) => s.checkpointTokens))} (bound ${bound}); final full conversation ${steps.at(-1)!.fullTokens} tokens`,
+    );
     expect(Math.max(...steps.map((s) => s.checkpointTokens))).toBeLessThanOrEqual(bound);
   } finally {
     await server.close();

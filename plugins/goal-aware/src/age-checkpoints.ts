@@ -43,25 +43,25 @@ export async function ageCheckpoints(input: {
   return outcome;
 }
 
-async function ageOne(
-  input: Parameters<typeof ageCheckpoints>[0],
-  outcome: AgingOutcome,
-  group: readonly Found[],
-  level: Checkpoint['level'],
-): Promise<void> {
+async function ageOne(input: Parameters<typeof ageCheckpoints>[0], outcome: AgingOutcome, group: readonly Found[], level: Checkpoint['level']): Promise<void> {
   const target = input.levelTargets[level];
   const anchor = group.reduce((newest, found) => (found.position > newest.position ? found : newest));
   const bodyTokens = (found: Found) => input.tokens.countText(found.checkpoint.summary);
   if (group.length === 1 && anchor.checkpoint.level === level && bodyTokens(anchor) <= target) return;
   // Quotes beyond the last few are only in logdir; metadata must not grow without bound either.
-  const quotes: FoldedQuote[] = keptQuotes(group.flatMap((found) => quotesOf(found.message)), MAX_KEPT_QUOTES);
+  const quotes: FoldedQuote[] = keptQuotes(
+    group.flatMap((found) => quotesOf(found.message)),
+    MAX_KEPT_QUOTES,
+  );
   const quoteBudget = quotes.length > 0 ? Math.floor(target / 4) : 0;
   const summaryTarget = Math.max(24, target - quoteBudget);
   const summaries = group.map((found) => found.checkpoint.summary);
   let summary = await input.summariser.recompress(summaries, summaryTarget, group.length > 1 || level === 0 ? 'ultra' : 'age');
   if (summary === '') {
     summary = cutAtSentence(summaries.join('\n'), summaryTarget, input.tokens.tokenizer);
-    outcome.notes.push(`goal-aware: the model returned an empty re-compression for checkpoint ${anchor.checkpoint.id}; it was cut to ${summaryTarget} tokens instead`);
+    outcome.notes.push(
+      `goal-aware: the model returned an empty re-compression for checkpoint ${anchor.checkpoint.id}; it was cut to ${summaryTarget} tokens instead`,
+    );
   }
   const checkpoints = group.map((found) => found.checkpoint);
   const numbers = checkpoints.map((checkpoint) => checkpoint.compressionNumber ?? 0);

@@ -16,9 +16,16 @@ describe('goal-aware inside the context runtime', () => {
   it('runs automatically, creates and ages checkpoints, folds users explicitly, and stays in the window', async () => {
     const registry = new ProviderRegistry();
     registry.register(createGoalAwareProvider({ summaryMaxTokens: 400, preserveRecent: 800, userShare: 0.1 }));
-    const manager = new ContextManager({ contextSize: 6000, registry, autoPipeline: 'goal-aware', model: createModel(server, 'ollama'), systemPrompt: 'You are careful.' });
+    const manager = new ContextManager({
+      contextSize: 6000,
+      registry,
+      autoPipeline: 'goal-aware',
+      model: createModel(server, 'ollama'),
+      systemPrompt: 'You are careful.',
+    });
     const seen: ContextEventName[] = [];
-    for (const name of ['checkpoint-created', 'checkpoint-aged', 'user-messages-folded', 'compressed', 'compression-error'] as const) manager.on(name, () => seen.push(name));
+    for (const name of ['checkpoint-created', 'checkpoint-aged', 'user-messages-folded', 'compressed', 'compression-error'] as const)
+      manager.on(name, () => seen.push(name));
     manager.setGoal('Make every module handle negative values');
     for (let round = 0; round < 6; round += 1) {
       for (const message of buildConversation(6, `round${round}`).slice(1)) {

@@ -8,7 +8,8 @@ export interface CheckpointFacts {
 
 const MAX_FACTS = 10;
 const MAX_FACT_LENGTH = 160;
-const EXTENSION = 'py|pyi|ts|tsx|js|jsx|mjs|cjs|json|md|rst|txt|go|rs|java|kt|c|h|cc|cpp|hpp|rb|php|cs|swift|sh|yml|yaml|toml|ini|cfg|html|css|scss|sql|xml|lock';
+const EXTENSION =
+  'py|pyi|ts|tsx|js|jsx|mjs|cjs|json|md|rst|txt|go|rs|java|kt|c|h|cc|cpp|hpp|rb|php|cs|swift|sh|yml|yaml|toml|ini|cfg|html|css|scss|sql|xml|lock';
 const PATH = new RegExp(`(?:^|[\\s\`'"(=:])((?:[\\w.@-]+/)*[\\w@-][\\w.@-]*\\.(?:${EXTENSION}))(?=$|[\\s\`'"),:;])`, 'g');
 const EDIT_WORDS = /\b(str_replace|create|insert|write|edit|patch|apply_patch|sed\s+-i|tee|mv|rm|touch|modif\w*|chang\w*|updat\w*|fix\w*|add\w*)\b|>\s*\S/i;
 const DECISION_LINE = /\b(decid\w*|decision|chose|chosen|agreed|will use|going with|LOCKED)\b/i;
@@ -45,7 +46,10 @@ export function extractFacts(summary: string, spanMessages: readonly Message[], 
       }
     }
   }
-  const lines = summary.split('\n').map((line) => line.trim()).filter((line) => line.length > 0);
+  const lines = summary
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line.length > 0);
   let underNextHeading = false;
   for (const line of lines) {
     if (/^#+\s|^\*\*.*\*\*:?$/.test(line)) underNextHeading = /next|todo|remaining/i.test(line);
@@ -59,8 +63,14 @@ export function extractFacts(summary: string, spanMessages: readonly Message[], 
 /** Joins fact lists (aging and merging keep what older checkpoints recorded), newest last. */
 export function mergeFacts(...all: readonly { readonly [K in keyof CheckpointFacts]?: readonly string[] }[]): CheckpointFacts {
   return {
-    keyDecisions: distinct(all.flatMap((facts) => facts.keyDecisions ?? []), true),
-    filesModified: distinct(all.flatMap((facts) => facts.filesModified ?? []), true),
+    keyDecisions: distinct(
+      all.flatMap((facts) => facts.keyDecisions ?? []),
+      true,
+    ),
+    filesModified: distinct(
+      all.flatMap((facts) => facts.filesModified ?? []),
+      true,
+    ),
     nextSteps: distinct(all.flatMap((facts) => facts.nextSteps ?? []).slice(-MAX_FACTS)),
   };
 }

@@ -24,7 +24,10 @@ describe.each(CLIENT_KINDS)('goal-aware under every fault of the fake server (%s
     const provider = createGoalAwareProvider({ summaryMaxTokens: SUMMARY_MAX_TOKENS, preserveRecent: 600 });
     let input = buildConversation(6);
     for (let round = 0; round < 2; round += 1) {
-      input = [...(await compactWith(provider, input, { config: { limit: 3000 }, context: { model, goal: GOAL } })).messages, ...buildConversation(4, `r${round}`).slice(1)];
+      input = [
+        ...(await compactWith(provider, input, { config: { limit: 3000 }, context: { model, goal: GOAL } })).messages,
+        ...buildConversation(4, `r${round}`).slice(1),
+      ];
     }
     const copy = structuredClone(input);
     const logdir = mkdtempSync(join(tmpdir(), 'goal-aware-fault-'));

@@ -1,7 +1,7 @@
 import { InvalidArgumentError, type CompressionConfig } from '@ollm/core';
 
 export interface GoalAwareOptions {
-  /** Tokens at the end of the conversation that are never summarised. Default 2048 (the seed's). */
+  /** Tokens at the end of the conversation that are never summarised. Default 2048. */
   readonly preserveRecent?: number;
   /** Size of a new (level 3) checkpoint. Default 1200; aged levels are 1/2, 1/4 and 1/8 of it. */
   readonly summaryMaxTokens?: number;
@@ -39,7 +39,7 @@ export function resolveGoalAwareOptions(options: GoalAwareOptions, config: Compr
   const temperature = readNumber('temperature', extra['temperature'] ?? options.temperature ?? 0, 0, 2);
   const window = extra['modelContextTokens'] ?? options.modelContextTokens;
   const modelContextTokens = window === undefined ? undefined : readNumber('modelContextTokens', window, 512);
-  // 1200 -> 600 -> 300 -> 150: each aging step halves, as the seed's levels do.
+  // 1200 -> 600 -> 300 -> 150: each aging step halves.
   const levelTargets: [number, number, number, number] = [
     Math.round(summaryMaxTokens / 8),
     Math.round(summaryMaxTokens / 4),

@@ -1,5 +1,5 @@
 import {
-  OllmError,
+  NoModelError,
   buildCompactionResult,
   createMessageId,
   messageText,
@@ -64,15 +64,16 @@ async function compressMessages(
   const startedAt = performance.now();
   const { model, tokens } = context;
   if (!model) {
-    throw new OllmError({
-      code: 'no-model',
-      message: 'goal-aware needs a model to summarise with: pass context.model (createOllamaModel / createOpenAIModel), or use a rule-based provider such as trim',
+    throw new NoModelError({
+      needer: GOAL_AWARE_PROVIDER_NAME,
+      message:
+        'goal-aware needs a model to summarise with: pass context.model (createOllamaModel / createOpenAIModel), or use a rule-based provider such as trim',
     });
   }
   context.abortSignal?.throwIfAborted();
   const options = resolveGoalAwareOptions(factoryOptions, config);
   const [ultraTarget, , , newTarget] = options.levelTargets;
-  // With a limit smaller than the seed's 2048, keeping 2048 recent tokens could never reach it.
+  // With a limit smaller than the default 2048, keeping 2048 recent tokens could never reach it.
   const recentTokens = config.limit === undefined ? options.preserveRecent : Math.min(options.preserveRecent, Math.floor(config.limit / 2));
   const { span, recentStart } = selectSpan(messages, tokens, recentTokens);
   let summariser: Summariser | undefined;
@@ -83,15 +84,25 @@ async function compressMessages(
       tokens,
       startedAt,
       ...extra,
-      modelStats: { modelInputTokens: summariser?.modelInputTokens ?? 0, modelOutputTokens: summariser?.modelOutputTokens ?? 0, modelCalls: summariser?.modelCalls ?? 0 },
+      modelStats: {
+        modelInputTokens: summariser?.modelInputTokens ?? 0,
+        modelOutputTokens: summariser?.modelOutputTokens ?? 0,
+        modelCalls: summariser?.modelCalls ?? 0,
+      },
     });
   if (span.length === 0) {
-    return finish(messages, { limitations: [`goal-aware: nothing to summarise: no assistant or tool turn is older than the last ${recentTokens} tokens (preserveRecent)`] });
+    return finish(messages, {
+      limitations: [`goal-aware: nothing to summarise: no assistant or tool turn is older than the last ${recentTokens} tokens (preserveRecent)`],
+    });
   }
 
   const spanTokens = tokens.countMessages(span.map((position) => messages[position]!));
   if (spanTokens < MINIMUM_SPAN_TOKENS) {
-    return finish(messages, { limitations: [`goal-aware: only ${spanTokens} tokens of assistant/tool turns are older than the recent window; too few to summarise (${MINIMUM_SPAN_TOKENS} needed)`] });
+    return finish(messages, {
+      limitations: [
+        `goal-aware: only ${spanTokens} tokens of assistant/tool turns are older than the recent window; too few to summarise (${MINIMUM_SPAN_TOKENS} needed)`,
+      ],
+    });
   }
   const spanSet = new Set(span);
   const anchor = span.at(-1)!;
@@ -108,7 +119,12 @@ async function compressMessages(
     model,
     tokens,
     goal: context.goal,
-    modelContextTokens: await modelWindow(model, { configured: options.modelContextTokens, logger: context.logger, abortSignal: context.abortSignal, providerName: GOAL_AWARE_PROVIDER_NAME }),
+    modelContextTokens: await modelWindow(model, {
+      configured: options.modelContextTokens,
+      logger: context.logger,
+      abortSignal: context.abortSignal,
+      providerName: GOAL_AWARE_PROVIDER_NAME,
+    }),
     temperature: options.temperature,
     ...(context.abortSignal ? { abortSignal: context.abortSignal } : {}),
   });
@@ -172,10 +188,14 @@ async function compressMessages(
   );
   const folded: FoldedMessage[] = folds.positions.map((position) => ({ messageId: messages[position]!.id, reason: USER_FOLD_REASON }));
   if (folded.length > 0) {
-    limitations.push(`goal-aware: ${folded.length} oldest user message(s) folded into checkpoint ${created.id} as quotes: user messages took ${folds.userTokens} tokens, over their share of ${folds.share}`);
+    limitations.push(
+      `goal-aware: ${folded.length} oldest user message(s) folded into checkpoint ${created.id} as quotes: user messages took ${folds.userTokens} tokens, over their share of ${folds.share}`,
+    );
   }
   if (config.limit !== undefined && tokens.countMessages(output) > config.limit) {
-    limitations.push(`goal-aware: still ${tokens.countMessages(output)} tokens, over the limit of ${config.limit}: the rest is checkpoints, recent turns (${recentTokens} tokens kept), user, system and pinned messages`);
+    limitations.push(
+      `goal-aware: still ${tokens.countMessages(output)} tokens, over the limit of ${config.limit}: the rest is checkpoints, recent turns (${recentTokens} tokens kept), user, system and pinned messages`,
+    );
   }
   return finish(output, { removed, limitations, folded });
 }

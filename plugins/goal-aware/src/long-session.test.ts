@@ -27,7 +27,10 @@ describe('goal-aware over 50 successive compressions of a growing SWE-agent sess
       const levels = step.result.messages.filter(isCheckpointMessage).map((message) => checkpointOf(message)!.level);
       expect(new Set(levels).size, `levels at step ${step.step}: ${levels}`).toBe(levels.length);
     }
-    const last = steps.at(-1)!.result.messages.filter(isCheckpointMessage).map((message) => checkpointOf(message)!);
+    const last = steps
+      .at(-1)!
+      .result.messages.filter(isCheckpointMessage)
+      .map((message) => checkpointOf(message)!);
     expect(last.map((checkpoint) => checkpoint.level).sort()).toEqual([0, 1, 2, 3]);
     // A step whose new turns all sit in the recent window has nothing to summarise and is a no-op.
     const created = steps.filter((step) => step.result.limitations.some((note) => note.includes('summarised into checkpoint')));

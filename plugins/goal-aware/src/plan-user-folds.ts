@@ -8,7 +8,7 @@ export interface UserFoldPlan {
 }
 
 /**
- * SPEC section 4: user messages are never compressed, but when they alone outgrow their share of
+ * User messages are never compressed, but when they alone outgrow their share of
  * the budget (`userShare x limit`), the oldest are folded into the checkpoint as quotes. Only user
  * messages older than the recent window, not pinned and carrying no tool results (Anthropic puts
  * results in user messages; folding one would orphan its call) can be folded.

@@ -24,7 +24,10 @@ describe('goal-aware requests fit the summariser window with their reply limit',
       let messages = buildConversation(8, `w${window}`);
       // Three compressions: the later ones age the earlier checkpoints (recompress requests).
       for (let round = 0; round < 3; round += 1) {
-        messages = [...(await compactWith(provider, messages, { config: { limit: 1_500 }, context: { model } })).messages, ...buildConversation(4, `w${window}-r${round}`).slice(1)];
+        messages = [
+          ...(await compactWith(provider, messages, { config: { limit: 1_500 }, context: { model } })).messages,
+          ...buildConversation(4, `w${window}-r${round}`).slice(1),
+        ];
       }
       const requests = chatRequests(server);
       expect(requests.length).toBeGreaterThan(3);

@@ -41,7 +41,12 @@ export class Summariser {
     const targetTokens = this.outputTarget(requestedTokens);
     const overhead = this.settings.tokens.countMessages(spanPrompt(this.settings.goal, '', targetTokens));
     const budget = this.inputBudget(targetTokens, overhead);
-    const chunks = splitIntoChunks(entries.map((entry) => entry.text), budget, this.settings.tokens, "[… cut to fit the summariser's window]");
+    const chunks = splitIntoChunks(
+      entries.map((entry) => entry.text),
+      budget,
+      this.settings.tokens,
+      "[… cut to fit the summariser's window]",
+    );
     this.lastChunkCount = chunks.length;
     if (chunks.length === 1) return this.call(spanPrompt(this.settings.goal, chunks[0]!, targetTokens), targetTokens);
     const chunkTarget = Math.max(48, Math.floor(targetTokens / chunks.length));
@@ -58,7 +63,14 @@ export class Summariser {
   recompress(summaries: readonly string[], requestedTokens: number, purpose: 'age' | 'merge' | 'ultra'): Promise<string> {
     const targetTokens = this.outputTarget(requestedTokens);
     const { tokens, goal } = this.settings;
-    const overhead = tokens.countMessages(recompressPrompt(goal, summaries.map(() => ''), targetTokens, purpose));
+    const overhead = tokens.countMessages(
+      recompressPrompt(
+        goal,
+        summaries.map(() => ''),
+        targetTokens,
+        purpose,
+      ),
+    );
     const budget = this.inputBudget(targetTokens, overhead);
     const total = summaries.reduce((sum, summary) => sum + tokens.countText(summary) + 1, 0);
     // Summaries that do not fit the window together are each cut to their share of it.

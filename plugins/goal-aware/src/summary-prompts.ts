@@ -69,7 +69,12 @@ export function spanPrompt(goal: GoalState | undefined, renderedSpan: string, ta
 }
 
 /** Asks to re-compress older checkpoint summaries (aging), or merge partial summaries, to a smaller size. */
-export function recompressPrompt(goal: GoalState | undefined, summaries: readonly string[], targetTokens: number, purpose: 'age' | 'merge' | 'ultra'): Message[] {
+export function recompressPrompt(
+  goal: GoalState | undefined,
+  summaries: readonly string[],
+  targetTokens: number,
+  purpose: 'age' | 'merge' | 'ultra',
+): Message[] {
   const task = {
     age: 'Re-compress this earlier checkpoint summary: keep the main points, decisions, files and open problems; drop detail.',
     merge: 'Merge these partial summaries of consecutive parts of one conversation into one summary, in order, without repeating anything.',

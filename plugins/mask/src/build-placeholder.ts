@@ -26,9 +26,7 @@ export function buildPlaceholder(input: PlaceholderInput): string {
   const hint = `${input.isError ? 'error; ' : ''}${describeOutput(input.output, input.isError)}`;
   // `ollm recover` takes the saved path itself, so one line names the file and the command, works
   // for any logdir, and carries the 64-digit sha256 (~35 tokens) only once.
-  const recovery = input.path === undefined
-    ? 'not saved (no logdir), not recoverable'
-    : `recover: ollm recover ${input.path}`;
+  const recovery = input.path === undefined ? 'not saved (no logdir), not recoverable' : `recover: ollm recover ${input.path}`;
   return `${PLACEHOLDER_PREFIX}\`${input.call}\` output masked (${size}); ${hint}\n${recovery}`;
 }
 

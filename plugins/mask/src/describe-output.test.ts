@@ -5,21 +5,26 @@ import { describeCall } from './describe-call.js';
 
 describe('describeOutput', () => {
   it('gives the return code and first content line of SWE-agent outputs, the last for failures', () => {
-    expect(describeOutput('<returncode>0</returncode>\n<output>\n\n/testbed/a.py:3: x = 1\n/testbed/b.py:4: y\n</output>'))
-      .toBe('returncode 0; first line: "/testbed/a.py:3: x = 1"');
-    expect(describeOutput('<returncode>1</returncode>\n<output>\n\nTraceback (most recent call last):\n  File "x.py"\nAttributeError: no foo\n</output>'))
-      .toBe('returncode 1; last line: "AttributeError: no foo"');
-    expect(describeOutput('<returncode>0</returncode>\n<output>\nTraceback (most recent call last):\nValueError: bad</output>'))
-      .toBe('returncode 0; last line: "ValueError: bad"');
+    expect(describeOutput('<returncode>0</returncode>\n<output>\n\n/testbed/a.py:3: x = 1\n/testbed/b.py:4: y\n</output>')).toBe(
+      'returncode 0; first line: "/testbed/a.py:3: x = 1"',
+    );
+    expect(describeOutput('<returncode>1</returncode>\n<output>\n\nTraceback (most recent call last):\n  File "x.py"\nAttributeError: no foo\n</output>')).toBe(
+      'returncode 1; last line: "AttributeError: no foo"',
+    );
+    expect(describeOutput('<returncode>0</returncode>\n<output>\nTraceback (most recent call last):\nValueError: bad</output>')).toBe(
+      'returncode 0; last line: "ValueError: bad"',
+    );
     expect(describeOutput('<returncode>2</returncode>\n<output>\nno such file\n</output>')).toBe('returncode 2; first line: "no such file"');
     expect(describeOutput('<returncode>0</returncode>\n<output>\n</output>')).toBe('returncode 0; no output');
-    expect(describeOutput('<returncode>0</returncode>\n<warning>\nThe output of your last command was too long.\n</warning><output_head>\nimport copy\n</output_head>'))
-      .toBe('returncode 0; too long, head and tail shown; first line: "import copy"');
+    expect(
+      describeOutput(
+        '<returncode>0</returncode>\n<warning>\nThe output of your last command was too long.\n</warning><output_head>\nimport copy\n</output_head>',
+      ),
+    ).toBe('returncode 0; too long, head and tail shown; first line: "import copy"');
   });
 
   it('describes the shape of JSON outputs', () => {
-    expect(describeOutput('{"name": {"first_name": "Mia"}, "email": "m@example.com", "dob": "1990-04-05"}'))
-      .toBe('JSON object with 3 keys: name, email, dob');
+    expect(describeOutput('{"name": {"first_name": "Mia"}, "email": "m@example.com", "dob": "1990-04-05"}')).toBe('JSON object with 3 keys: name, email, dob');
     expect(describeOutput('[{"flight": "HAT001"}, {"flight": "HAT002"}]')).toBe('JSON array of 2 items');
     expect(describeOutput('{not json')).toBe('first line: "{not json"');
   });
@@ -44,18 +49,24 @@ describe('describeOutput', () => {
 describe('describeCall', () => {
   it('shows a shell command, else compact JSON arguments', () => {
     expect(describeCall('bash', { type: 'tool-call', callId: 'c', name: 'bash', input: { command: 'ls -la /testbed' } })).toBe('bash: ls -la /testbed');
-    expect(describeCall(undefined, { type: 'tool-call', callId: 'c', name: 'get_user_details', input: { user_id: 'mia_li_3668' } }))
-      .toBe('get_user_details {"user_id":"mia_li_3668"}');
+    expect(describeCall(undefined, { type: 'tool-call', callId: 'c', name: 'get_user_details', input: { user_id: 'mia_li_3668' } })).toBe(
+      'get_user_details {"user_id":"mia_li_3668"}',
+    );
     expect(describeCall('search', { type: 'tool-call', callId: 'c', name: 'search', input: undefined, rawInput: 'not json' })).toBe('search not json');
     expect(describeCall('bash', undefined)).toBe('bash');
-    expect(describeCall('bash', { type: 'tool-call', callId: 'c', name: 'bash', input: { command: `cat > a.py <<EOF\n${'x = 1\n'.repeat(100)}EOF` } }).length).toBeLessThan(90);
+    expect(
+      describeCall('bash', { type: 'tool-call', callId: 'c', name: 'bash', input: { command: `cat > a.py <<EOF\n${'x = 1\n'.repeat(100)}EOF` } }).length,
+    ).toBeLessThan(90);
   });
 });
 
 describe('shorten', () => {
   /** The definition: collapse all whitespace of the whole text, then cut. */
   const reference = (text: string, limit: number): string => {
-    const oneLine = text.replace(/\s*\n\s*/g, ' ⏎ ').replace(/\s+/g, ' ').trim();
+    const oneLine = text
+      .replace(/\s*\n\s*/g, ' ⏎ ')
+      .replace(/\s+/g, ' ')
+      .trim();
     return oneLine.length <= limit ? oneLine : `${oneLine.slice(0, limit - 1)}…`;
   };
 

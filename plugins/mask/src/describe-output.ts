@@ -84,7 +84,10 @@ function describeJson(output: string): string | undefined {
 }
 
 function collapseWhitespace(text: string): string {
-  return text.replace(/\s*\n\s*/g, ' ⏎ ').replace(/\s+/g, ' ').trim();
+  return text
+    .replace(/\s*\n\s*/g, ' ⏎ ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** `text` on one line, cut to `limit` characters with an ellipsis. */

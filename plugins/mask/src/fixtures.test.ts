@@ -29,7 +29,10 @@ function fixtureFiles(folder: string, suffix: string): string[] {
   for (const root of [repositoryFixtures, sharedFixtures]) {
     const directory = join(root, folder);
     if (!existsSync(directory)) continue;
-    for (const name of readdirSync(directory).filter((entry) => entry.endsWith(suffix)).sort()) files.set(name, join(directory, name));
+    for (const name of readdirSync(directory)
+      .filter((entry) => entry.endsWith(suffix))
+      .sort())
+      files.set(name, join(directory, name));
   }
   return [...files.values()];
 }
@@ -124,12 +127,23 @@ describe('mask on SWE-agent trajectories at limit = 50% of tokens', () => {
   afterAll(() => {
     if (measurements.length === 0) return;
     const lines = measurements.map(
-      (entry) => `${entry.name.padEnd(24)} removed ${(100 * entry.removedShare).toFixed(1).padStart(5)}% (all: ${(100 * entry.removedShareAll).toFixed(1).padStart(5)}%, at limit 80%: ${(100 * entry.removedShareAt80).toFixed(1).padStart(5)}%)  patch probes ${entry.probesAfter}/${entry.probesBefore} of ${entry.probes}, in tool outputs ${entry.outputProbesAfter}/${entry.outputProbesBefore}`,
+      (entry) =>
+        `${entry.name.padEnd(24)} removed ${(100 * entry.removedShare).toFixed(1).padStart(5)}% (all: ${(100 * entry.removedShareAll).toFixed(1).padStart(5)}%, at limit 80%: ${(100 * entry.removedShareAt80).toFixed(1).padStart(5)}%)  patch probes ${entry.probesAfter}/${entry.probesBefore} of ${entry.probes}, in tool outputs ${entry.outputProbesAfter}/${entry.outputProbesBefore}`,
     );
     const share = (after: (entry: Measurement) => number, before: (entry: Measurement) => number) =>
-      measurements.reduce((sum, entry) => sum + after(entry), 0) / Math.max(1, measurements.reduce((sum, entry) => sum + before(entry), 0));
-    const retained = share((entry) => entry.probesAfter, (entry) => entry.probesBefore);
-    const retainedInOutputs = share((entry) => entry.outputProbesAfter, (entry) => entry.outputProbesBefore);
+      measurements.reduce((sum, entry) => sum + after(entry), 0) /
+      Math.max(
+        1,
+        measurements.reduce((sum, entry) => sum + before(entry), 0),
+      );
+    const retained = share(
+      (entry) => entry.probesAfter,
+      (entry) => entry.probesBefore,
+    );
+    const retainedInOutputs = share(
+      (entry) => entry.outputProbesAfter,
+      (entry) => entry.outputProbesBefore,
+    );
     lines.push(
       `median removed ${(100 * median(measurements.map((entry) => entry.removedShare))).toFixed(1)}% (until-limit), ` +
         `${(100 * median(measurements.map((entry) => entry.removedShareAll))).toFixed(1)}% (all), ` +

@@ -39,10 +39,7 @@ const MODES: readonly MaskMode[] = ['all', 'until-limit'];
 export function resolveMaskOptions(options: MaskOptions, config: CompressionConfig): ResolvedMaskOptions {
   const extra = config.extraConfig ?? {};
   const keepLast = readCount('keepLast', extra['keepLast'] ?? options.keepLast ?? DEFAULT_KEEP_LAST);
-  const minimumTokensSaved = readCount(
-    'minimumTokensSaved',
-    extra['minimumTokensSaved'] ?? options.minimumTokensSaved ?? DEFAULT_MINIMUM_TOKENS_SAVED,
-  );
+  const minimumTokensSaved = readCount('minimumTokensSaved', extra['minimumTokensSaved'] ?? options.minimumTokensSaved ?? DEFAULT_MINIMUM_TOKENS_SAVED);
   const neverMask = new Set([...readNames(options.neverMask ?? []), ...readNames(extra['neverMask'] ?? [])]);
   const mode = extra['mode'] ?? options.mode ?? (config.limit === undefined ? 'all' : 'until-limit');
   if (!MODES.includes(mode as MaskMode)) {

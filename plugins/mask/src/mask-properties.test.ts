@@ -9,10 +9,9 @@ const context = createProviderContext();
 
 /** Tool outputs of `messages` as `messageId/partIndex -> output`. */
 function outputs(messages: readonly Message[]): Map<string, string> {
-  return new Map(findObservations(messages).map((observation) => [
-    `${messages[observation.messageIndex]!.id}/${observation.partIndex}`,
-    observation.result.output,
-  ]));
+  return new Map(
+    findObservations(messages).map((observation) => [`${messages[observation.messageIndex]!.id}/${observation.partIndex}`, observation.result.output]),
+  );
 }
 
 describe('mask invariants on generated conversations', () => {

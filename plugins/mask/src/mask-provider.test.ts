@@ -150,10 +150,14 @@ describe('mask provider', () => {
     const parallel: Message[] = [
       ...messages.slice(0, 2),
       { id: 'parallel_call', role: 'assistant', parts: [call('p1'), call('p2')] },
-      { id: 'parallel_results', role: 'tool', parts: [
-        { type: 'tool-result', callId: 'p1', output: bashOutput('p1') },
-        { type: 'tool-result', callId: 'p2', output: bashOutput('p2') },
-      ] },
+      {
+        id: 'parallel_results',
+        role: 'tool',
+        parts: [
+          { type: 'tool-result', callId: 'p1', output: bashOutput('p1') },
+          { type: 'tool-result', callId: 'p2', output: bashOutput('p2') },
+        ],
+      },
       ...messages.slice(2),
     ];
     const result = await run(parallel, { extraConfig: { keepLast: 4 } });
@@ -174,7 +178,9 @@ describe('mask provider', () => {
   it('without logdir records sha256 only and says the content is not recoverable', async () => {
     const messages = buildConversation(turns(11));
     const result = await mask.compress(messages, resolveCompressionConfig(), context);
-    expect(result.removed).toEqual([{ messageId: 'tool_0', kind: 'tool-result', sha256: sha256Hex(resultOutput(messages, 0)), originalTokens: expect.any(Number) }]);
+    expect(result.removed).toEqual([
+      { messageId: 'tool_0', kind: 'tool-result', sha256: sha256Hex(resultOutput(messages, 0)), originalTokens: expect.any(Number) },
+    ]);
     expect(result.limitations.join('\n')).toContain('not recoverable');
     expect(resultOutput(result.messages, 0)).toContain('not saved (no logdir)');
   });

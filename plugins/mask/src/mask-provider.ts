@@ -36,12 +36,7 @@ export function createMaskProvider(options: MaskOptions = {}): ContextProvider {
   };
 }
 
-function compressMessages(
-  messages: readonly Message[],
-  config: CompressionConfig,
-  context: ProviderContext,
-  options: ResolvedMaskOptions,
-): CompactionResult {
+function compressMessages(messages: readonly Message[], config: CompressionConfig, context: ProviderContext, options: ResolvedMaskOptions): CompactionResult {
   const startedAt = performance.now();
   context.abortSignal?.throwIfAborted();
   const tokensBefore = context.tokens.countMessages(messages);
@@ -91,12 +86,7 @@ function applyMasks(messages: readonly Message[], masks: readonly PlannedMask[])
   });
 }
 
-function describeLimitations(
-  plan: MaskingPlan,
-  options: ResolvedMaskOptions,
-  config: CompressionConfig,
-  tokensBefore: number,
-): string[] {
+function describeLimitations(plan: MaskingPlan, options: ResolvedMaskOptions, config: CompressionConfig, tokensBefore: number): string[] {
   const limitations: string[] = [];
   if (plan.masks.length > 0) {
     limitations.push(

@@ -20,7 +20,11 @@ function conversation(): Message[] {
     messages.push(
       { id: `user-${turn}`, role: 'user', parts: [{ type: 'text', text: `Fix bug ${turn} in src/app.py.` }] },
       { id: `call-${turn}`, role: 'assistant', parts: [{ type: 'tool-call', callId: `c${turn}`, name: 'bash', input: { command: 'pytest' } }] },
-      { id: `result-${turn}`, role: 'tool', parts: [{ type: 'tool-result', callId: `c${turn}`, name: 'bash', output: `FAILED test_${turn} - AssertionError\n`.repeat(60) }] },
+      {
+        id: `result-${turn}`,
+        role: 'tool',
+        parts: [{ type: 'tool-result', callId: `c${turn}`, name: 'bash', output: `FAILED test_${turn} - AssertionError\n`.repeat(60) }],
+      },
     );
   }
   return messages;

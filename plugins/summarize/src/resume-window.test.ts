@@ -14,7 +14,11 @@ function conversation(turns: number): Message[] {
   const messages: Message[] = [{ id: 's', role: 'system', parts: [{ type: 'text', text: 'You are careful.' }] }];
   for (let turn = 0; turn < turns; turn += 1) {
     messages.push({ id: `u${turn}`, role: 'user', parts: [{ type: 'text', text: `Step ${turn}: fix src/module_${turn}.py so negative values work.` }] });
-    messages.push({ id: `a${turn}`, role: 'assistant', parts: [{ type: 'text', text: `In src/module_${turn}.py I changed parse_value to accept a sign. `.repeat(12) }] });
+    messages.push({
+      id: `a${turn}`,
+      role: 'assistant',
+      parts: [{ type: 'text', text: `In src/module_${turn}.py I changed parse_value to accept a sign. `.repeat(12) }],
+    });
   }
   return messages;
 }

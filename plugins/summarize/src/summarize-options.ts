@@ -42,7 +42,10 @@ export function resolveSummarizeOptions(options: SummarizeOptions, config: Compr
 
 function readNumber(name: string, value: unknown, minimum: number, maximum = Number.POSITIVE_INFINITY): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value < minimum || value > maximum) {
-    throw new InvalidArgumentError({ argument: name, message: `summarize: ${name} must be a number >= ${minimum}${maximum < Infinity ? ` and <= ${maximum}` : ''}, got ${JSON.stringify(value)}` });
+    throw new InvalidArgumentError({
+      argument: name,
+      message: `summarize: ${name} must be a number >= ${minimum}${maximum < Infinity ? ` and <= ${maximum}` : ''}, got ${JSON.stringify(value)}`,
+    });
   }
   return Math.floor(value * 1000) / 1000;
 }

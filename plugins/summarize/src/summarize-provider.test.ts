@@ -20,8 +20,16 @@ function conversation(): Message[] {
     messages.push(
       { id: `user-${turn}`, role: 'user', parts: [{ type: 'text', text: `Please fix the bug number ${turn} in src/app.py and keep docs/notes.md in sync.` }] },
       { id: `call-${turn}`, role: 'assistant', parts: [{ type: 'tool-call', callId: `c${turn}`, name: 'bash', input: { command: 'cat src/app.py' } }] },
-      { id: `result-${turn}`, role: 'tool', parts: [{ type: 'tool-result', callId: `c${turn}`, name: 'bash', output: 'def app():\n    return 1\n'.repeat(80) }] },
-      { id: `answer-${turn}`, role: 'assistant', parts: [{ type: 'text', text: `I changed src/app.py to fix bug ${turn}. The secret.txt file outside is irrelevant.` }] },
+      {
+        id: `result-${turn}`,
+        role: 'tool',
+        parts: [{ type: 'tool-result', callId: `c${turn}`, name: 'bash', output: 'def app():\n    return 1\n'.repeat(80) }],
+      },
+      {
+        id: `answer-${turn}`,
+        role: 'assistant',
+        parts: [{ type: 'text', text: `I changed src/app.py to fix bug ${turn}. The secret.txt file outside is irrelevant.` }],
+      },
     );
   }
   return messages;

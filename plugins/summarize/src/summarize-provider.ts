@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import {
-  OllmError,
+  NoModelError,
   buildCompactionResult,
   createMessageId,
   modelWindow,
@@ -47,11 +47,19 @@ export function createSummarizeProvider(options: SummarizeOptions = {}): Context
   };
 }
 
-async function compressMessages(messages: readonly Message[], config: CompressionConfig, context: ProviderContext, factoryOptions: SummarizeOptions): Promise<CompactionResult> {
+async function compressMessages(
+  messages: readonly Message[],
+  config: CompressionConfig,
+  context: ProviderContext,
+  factoryOptions: SummarizeOptions,
+): Promise<CompactionResult> {
   const startedAt = performance.now();
   const { model, tokens } = context;
   if (!model) {
-    throw new OllmError({ code: 'no-model', message: 'summarize needs a model to write the RESUME: pass context.model (createOllamaModel / createOpenAIModel), or use trim' });
+    throw new NoModelError({
+      needer: SUMMARIZE_PROVIDER_NAME,
+      message: 'summarize needs a model to write the RESUME: pass context.model (createOllamaModel / createOpenAIModel), or use trim',
+    });
   }
   context.abortSignal?.throwIfAborted();
   const options = resolveSummarizeOptions(factoryOptions, config);
@@ -67,14 +75,20 @@ async function compressMessages(messages: readonly Message[], config: Compressio
   const resume = await writeResume(messages, {
     model,
     tokens,
-    modelContextTokens: await modelWindow(model, { configured: options.modelContextTokens, logger: context.logger, abortSignal: context.abortSignal, providerName: SUMMARIZE_PROVIDER_NAME }),
+    modelContextTokens: await modelWindow(model, {
+      configured: options.modelContextTokens,
+      logger: context.logger,
+      abortSignal: context.abortSignal,
+      providerName: SUMMARIZE_PROVIDER_NAME,
+    }),
     resumeMaxTokens: options.resumeMaxTokens,
     maxToolResultTokens: config.maxToolResultTokens,
     temperature: options.temperature,
     ...(context.abortSignal ? { abortSignal: context.abortSignal } : {}),
   });
   usage = { modelInputTokens: resume.modelInputTokens, modelOutputTokens: resume.modelOutputTokens, modelCalls: resume.modelCalls };
-  if (resume.text === '') return finish(messages, { limitations: ['summarize: the model returned an empty RESUME; it was discarded and the conversation is unchanged'] });
+  if (resume.text === '')
+    return finish(messages, { limitations: ['summarize: the model returned an empty RESUME; it was discarded and the conversation is unchanged'] });
 
   const parsed = parseResume(resume.text);
   const read = readContextFiles(parsed.contextFiles, options.workspace, options.fileMaxTokens, tokens);
@@ -106,7 +120,9 @@ async function compressMessages(messages: readonly Message[], config: Compressio
     output = assemble();
   }
   if (tokens.countMessages(output) >= before) {
-    return finish(messages, { limitations: ['summarize: the RESUME was not smaller than the conversation; it was discarded and the conversation is unchanged'] });
+    return finish(messages, {
+      limitations: ['summarize: the RESUME was not smaller than the conversation; it was discarded and the conversation is unchanged'],
+    });
   }
   if (resumePath) saveResume(resumePath, resume.text);
 
@@ -114,14 +130,19 @@ async function compressMessages(messages: readonly Message[], config: Compressio
     const message = messages[position]!;
     return saveRemoved(config.logdir, message, message.role === 'user' ? 'user-message' : 'message', tokens.countMessage(message));
   });
-  const folded = dropped.filter((position) => messages[position]!.role === 'user').map((position) => ({ messageId: messages[position]!.id, reason: RESUME_FOLD_REASON }));
+  const folded = dropped
+    .filter((position) => messages[position]!.role === 'user')
+    .map((position) => ({ messageId: messages[position]!.id, reason: RESUME_FOLD_REASON }));
   limitations.unshift(
     `summarize: ${dropped.length} messages replaced by a RESUME (${tokens.countMessage(resumeMessage)} tokens${resume.chunks > 1 ? `, written from ${resume.chunks} parts` : ''}) and ${files.length} context file(s); ${folded.length} user message(s) folded`,
-    resumePath ? `summarize: RESUME saved to ${resumePath}` : 'summarize: no logdir: the RESUME and the replaced messages are not saved, only their sha256 is recorded',
+    resumePath
+      ? `summarize: RESUME saved to ${resumePath}`
+      : 'summarize: no logdir: the RESUME and the replaced messages are not saved, only their sha256 is recorded',
   );
   if (parsed.missing.length > 0) limitations.push(`summarize: the RESUME lacks section(s): ${parsed.missing.join(', ')}`);
   for (const skipped of read.skipped) limitations.push(`summarize: context file ${skipped.path} not read: ${skipped.reason}`);
-  for (const file of read.files) if (file.cut) limitations.push(`summarize: context file ${file.path} cut to ${options.fileMaxTokens} of its ${file.tokens} tokens`);
+  for (const file of read.files)
+    if (file.cut) limitations.push(`summarize: context file ${file.path} cut to ${options.fileMaxTokens} of its ${file.tokens} tokens`);
   if (config.limit !== undefined && tokens.countMessages(output) > config.limit) {
     limitations.push(`summarize: still ${tokens.countMessages(output)} tokens, over the limit of ${config.limit}`);
   }

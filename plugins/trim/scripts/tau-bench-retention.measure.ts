@@ -47,7 +47,8 @@ it('measures tau-bench retention of trim at 50% and 25%', async () => {
         if (strategy === 'trim' && target === 0.25) {
           if (process.env['TRIM_SHOW_LOST']) for (const probe of retention.lost) console.log(`lost ${conversation.id} ${probe.kind} ${probe.text}`);
           if (process.env['TRIM_SHOW_CONVERSATION'] === conversation.id) {
-            for (const message of result.messages) for (const part of message.parts) if (part.type === 'tool-result' && part.output.startsWith('[ollm trim]')) console.log(part.output);
+            for (const message of result.messages)
+              for (const part of message.parts) if (part.type === 'tool-result' && part.output.startsWith('[ollm trim]')) console.log(part.output);
           }
         }
       }

@@ -21,7 +21,10 @@ function median(values: number[]): number {
 /** Share of probes found in the rendered messages (pinned ones optionally left out). */
 function share(probes: string[], messages: readonly Message[], withPinned: boolean): number {
   if (probes.length === 0) return 1;
-  const text = messages.filter((message) => withPinned || !message.pinned).map(renderMessage).join('\n');
+  const text = messages
+    .filter((message) => withPinned || !message.pinned)
+    .map(renderMessage)
+    .join('\n');
   return probes.filter((probe) => text.includes(probe)).length / probes.length;
 }
 
@@ -38,8 +41,23 @@ function floors(messages: readonly Message[], tokens: TokenCounter): { protected
 
 it(`measures trim at limit ${ratio} x tokens on ${folder}`, async () => {
   const context = createProviderContext();
-  const rows: { id: string; before: number; after: number; removed: number; under: boolean; all: number; noPinned: number; baseline: number; ms: number; protectedShare: number; callShare: number; calls: number }[] = [];
-  for (const name of readdirSync(folder).filter((file) => file.endsWith('.traj.json')).sort()) {
+  const rows: {
+    id: string;
+    before: number;
+    after: number;
+    removed: number;
+    under: boolean;
+    all: number;
+    noPinned: number;
+    baseline: number;
+    ms: number;
+    protectedShare: number;
+    callShare: number;
+    calls: number;
+  }[] = [];
+  for (const name of readdirSync(folder)
+    .filter((file) => file.endsWith('.traj.json'))
+    .sort()) {
     const file = join(folder, name);
     const submission = String(JSON.parse(readFileSync(file, 'utf8')).info?.submission ?? '');
     const probes = submissionProbes(submission);
@@ -48,7 +66,10 @@ it(`measures trim at limit ${ratio} x tokens on ${folder}`, async () => {
     const before = context.tokens.countMessages(messages);
     const limit = Math.floor(before * ratio);
     const result = await trim.compress(messages, resolveCompressionConfig({ limit, logdir: mkdtempSync(join(tmpdir(), 'trim-measure-')) }), context);
-    const kept = result.messages.filter((message) => !message.pinned).map(renderMessage).join('\n');
+    const kept = result.messages
+      .filter((message) => !message.pinned)
+      .map(renderMessage)
+      .join('\n');
     const missing = all.filter((probe) => !kept.includes(probe));
     if (missing.length > 0) console.log(`${name}: lost outside the pinned exit message: ${missing.join(', ')}`);
     rows.push({
@@ -74,7 +95,7 @@ it(`measures trim at limit ${ratio} x tokens on ${folder}`, async () => {
   }
   console.log(
     `median removed ${median(rows.map((row) => row.removed)).toFixed(1)}%, under limit ${rows.filter((row) => row.under).length}/${rows.length}, median protected ${median(rows.map((row) => row.protectedShare)).toFixed(1)}% and in tool calls ${median(rows.map((row) => row.callShare)).toFixed(1)}% of the input, ` +
-      `median probe share ${(100 * median(rows.map((row) => row.all))).toFixed(0)}% (without the pinned exit message ${(100 * median(rows.map((row) => row.noPinned))).toFixed(0)}%, mean ${(100 * rows.reduce((sum, row) => sum + row.noPinned, 0) / rows.length).toFixed(0)}%)`,
+      `median probe share ${(100 * median(rows.map((row) => row.all))).toFixed(0)}% (without the pinned exit message ${(100 * median(rows.map((row) => row.noPinned))).toFixed(0)}%, mean ${((100 * rows.reduce((sum, row) => sum + row.noPinned, 0)) / rows.length).toFixed(0)}%)`,
   );
   expect(rows.length).toBeGreaterThan(0);
 });

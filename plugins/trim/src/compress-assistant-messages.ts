@@ -49,14 +49,17 @@ export function compressAssistantMessages(workspace: TrimWorkspace, options: Com
     if (workspace.tokens.countText(summary) > (1 - MINIMUM_SAVING) * candidate.tokens) continue;
     const stored = workspace.locate(original);
     const shortSha = stored.sha256.slice(0, SHA_PREFIX_LENGTH);
-    const recovery = stored.path !== undefined ? `saved to ${stored.path} (ollm recover ${shortSha})` : `NOT saved (no logdir configured), not recoverable (sha256 ${shortSha})`;
+    const recovery =
+      stored.path !== undefined
+        ? `saved to ${stored.path} (ollm recover ${shortSha})`
+        : `NOT saved (no logdir configured), not recoverable (sha256 ${shortSha})`;
     const text = `${summary}\n${PLACEHOLDER_PREFIX} Extractive summary of a longer message (${candidate.tokens} tokens); full text: ${recovery}`;
     // The new text takes the place of the first text part; the other text parts were folded into it.
     let placed = false;
     const parts: MessagePart[] = [];
     for (const part of message.parts) {
       if (part.type !== 'text') parts.push(part);
-      else if (!placed) (placed = true), parts.push({ type: 'text', text });
+      else if (!placed) ((placed = true), parts.push({ type: 'text', text }));
     }
     if (!workspace.replace(candidate.index, withParts(message, parts))) continue;
     workspace.commit(message.id, 'assistant-text', original, candidate.tokens, stored);

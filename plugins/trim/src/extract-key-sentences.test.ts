@@ -6,7 +6,7 @@ import { scoreSentence } from './sentence-scoring.js';
 const tokens = new TokenCounter(createTokenizer('o200k_base'));
 
 const message = [
-  "Great! Let me take a look at what we have now.",
+  'Great! Let me take a look at what we have now.',
   "I'll start by exploring things a little bit more to get a feeling for them.",
   'The issue is that DurationField.formfield drops the help text.',
   'Running the tests raised ValueError: invalid literal for int() with base 10.',

@@ -59,7 +59,8 @@ async function checkTranscript(file: string): Promise<void> {
 
   // A folded call keeps its input's shape, and its raw arguments (what writers emit) say the same.
   for (const message of result.messages) {
-    for (const part of message.parts) if (part.type === 'tool-call' && isFoldedToolCall(part) && part.rawInput !== undefined) expect(JSON.parse(part.rawInput)).toEqual(part.input);
+    for (const part of message.parts)
+      if (part.type === 'tool-call' && isFoldedToolCall(part) && part.rawInput !== undefined) expect(JSON.parse(part.rawInput)).toEqual(part.input);
   }
 
   const byId = new Map(messages.map((message) => [message.id, message]));

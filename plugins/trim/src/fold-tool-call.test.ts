@@ -22,7 +22,9 @@ describe('foldToolCall', () => {
     expect(Object.keys(input)).toEqual(['command', 'timeout', 'cwd']);
     expect(input['timeout']).toBe(30);
     expect(input['cwd']).toBe('/testbed');
-    expect(input['command']).toMatch(/^cat > \/testbed\/reproduce\.py << 'EOF'\n# \[ollm trim\] [\d,]+ tokens of this command folded \(82 lines\); ollm recover cdcdcdcdcdcd\nEOF$/);
+    expect(input['command']).toMatch(
+      /^cat > \/testbed\/reproduce\.py << 'EOF'\n# \[ollm trim\] [\d,]+ tokens of this command folded \(82 lines\); ollm recover cdcdcdcdcdcd\nEOF$/,
+    );
     expect(JSON.parse(folded.rawInput!)).toEqual(input);
     expect(isFoldedToolCall(folded)).toBe(true);
     expect(isFoldedToolCall(original)).toBe(false);

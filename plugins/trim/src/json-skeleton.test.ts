@@ -13,7 +13,9 @@ interface TauBenchMessage {
 }
 const runs = JSON.parse(readFileSync(samplePath, 'utf8')) as { traj: TauBenchMessage[] }[];
 /** Every tool output of the sample: JSON documents (users, reservations, flight searches) and a few plain-text replies. */
-const outputs = runs.flatMap((run) => run.traj.filter((message) => message.role === 'tool').map((message) => ({ name: message.name ?? '', text: message.content ?? '' })));
+const outputs = runs.flatMap((run) =>
+  run.traj.filter((message) => message.role === 'tool').map((message) => ({ name: message.name ?? '', text: message.content ?? '' })),
+);
 /** The outputs trim would truncate in its later passes (over 100 tokens). */
 const large = outputs.filter((output) => tokens.countText(output.text) > 100);
 
@@ -87,7 +89,9 @@ describe('buildJsonSkeleton on tau-bench outputs', () => {
     expect(skeleton.startsWith(`[${pairs.length} items: [`)).toBe(true);
     const first = pairs[0]![0]!;
     expect(skeleton).toContain(`{flight_number: ${first.flight_number}`);
-    expect(skeleton).toContain(`prices: {basic_economy: ${first.prices['basic_economy']}, economy: ${first.prices['economy']}, business: ${first.prices['business']}}`);
+    expect(skeleton).toContain(
+      `prices: {basic_economy: ${first.prices['basic_economy']}, economy: ${first.prices['economy']}, business: ${first.prices['business']}}`,
+    );
     expect(tokens.countText(skeleton)).toBeLessThanOrEqual(60);
   });
 

@@ -17,7 +17,12 @@ const DETAIL_KEY = /^(?:status|date\w*|\w+_date|origin|destination)$/i;
  * Values that are identifiers whatever their key: `SDZQKO`, `HAT069`, `mia_li_3668`,
  * `credit_card_4421486`, UUIDs. Codes need a capital letter: zip codes, card digits and dates are not identifiers.
  */
-const IDENTIFIER_VALUE = [/^(?=[0-9]*[A-Z])[A-Z0-9]{6}$/, /^(?=[0-9-]*[A-Z])(?=[A-Z-]*\d)[A-Z0-9-]{4,16}$/, /^[a-z]+(?:_[a-z]+)*_\d{3,}$/, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i];
+const IDENTIFIER_VALUE = [
+  /^(?=[0-9]*[A-Z])[A-Z0-9]{6}$/,
+  /^(?=[0-9-]*[A-Z])(?=[A-Z-]*\d)[A-Z0-9-]{4,16}$/,
+  /^[a-z]+(?:_[a-z]+)*_\d{3,}$/,
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
+];
 
 /**
  * Priorities, lowest first: identifiers and amounts, then states, dates, places and array lengths
@@ -116,7 +121,11 @@ function toNode(value: unknown): SkeletonNode {
   if (Array.isArray(value)) return { kind: 'array', length: value.length, items: value.slice(0, MAXIMUM_ITEMS).map(toNode) };
   if (value !== null && typeof value === 'object') {
     const entries = Object.entries(value);
-    return { kind: 'object', entries: entries.slice(0, MAXIMUM_ITEMS).map(([key, entry]) => ({ key, node: toNode(entry) })), cut: entries.length > MAXIMUM_ITEMS };
+    return {
+      kind: 'object',
+      entries: entries.slice(0, MAXIMUM_ITEMS).map(([key, entry]) => ({ key, node: toNode(entry) })),
+      cut: entries.length > MAXIMUM_ITEMS,
+    };
   }
   return { kind: 'scalar', text: value === null ? 'null' : String(value) };
 }
@@ -148,9 +157,7 @@ function collectFacts(node: SkeletonNode, path: readonly SkeletonNode[], place: 
   }
   if (node.kind === 'array') {
     facts.push({ priority: DETAIL_PRIORITY + demotion, rank, path: here });
-    node.items.forEach((item, index) =>
-      collectFacts(item, here, { ...place, demotion: demotion + (index === 0 ? 0 : ITEM_DEMOTION), rank: index }, facts),
-    );
+    node.items.forEach((item, index) => collectFacts(item, here, { ...place, demotion: demotion + (index === 0 ? 0 : ITEM_DEMOTION), rank: index }, facts));
     return;
   }
   let identifierKeys = 0;

@@ -36,11 +36,7 @@ describe('stripReasoning (phase 1)', () => {
     const logdir = mkdtempSync(join(tmpdir(), 'trim-reasoning-'));
     const think = '<think>\nThe bug is in parse().\n</think>';
     const thinking = '<thinking>second thought</thinking>';
-    const messages = new ConversationBuilder()
-      .user('go')
-      .assistant(`${think}\n\nThe fix is ready. ${thinking} Done.`)
-      .user('thanks')
-      .build();
+    const messages = new ConversationBuilder().user('go').assistant(`${think}\n\nThe fix is ready. ${thinking} Done.`).user('thanks').build();
     const workspace = new TrimWorkspace(messages, tokens, logdir, undefined);
     expect(stripReasoning(workspace, 1)).toBe(1);
     const text = workspace.messages[1]!.parts[0];

@@ -37,7 +37,9 @@ it('writes folded SWE-agent tool calls back as valid trajectories whose argument
   expect(calls(reread.conversations[0]!.messages)).toEqual(calls(result.messages));
 
   const sourceCalls = new Map(
-    (JSON.parse(source) as { messages: WrittenMessage[] }).messages.flatMap((message) => message.tool_calls ?? []).map((call) => [call.id, call.function.arguments]),
+    (JSON.parse(source) as { messages: WrittenMessage[] }).messages
+      .flatMap((message) => message.tool_calls ?? [])
+      .map((call) => [call.id, call.function.arguments]),
   );
   let foldedCalls = 0;
   for (const message of (JSON.parse(written) as { messages: WrittenMessage[] }).messages) {

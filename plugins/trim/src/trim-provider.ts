@@ -88,7 +88,9 @@ function describeLimitations(workspace: TrimWorkspace, tokensBefore: number, opt
   // Stopping early because the target was reached is success, not a low saving.
   if ((workspace.limit === undefined || workspace.overLimit) && saved < LOW_SAVING_SHARE * tokensBefore) {
     const share = tokensBefore === 0 ? 0 : (100 * saved) / tokensBefore;
-    limitations.push(`trim saved only ${share.toFixed(1)}% of ${tokensBefore} tokens (under 10%); the summarize provider (/compact summarize) can shrink this conversation further`);
+    limitations.push(
+      `trim saved only ${share.toFixed(1)}% of ${tokensBefore} tokens (under 10%); the summarize provider (/compact summarize) can shrink this conversation further`,
+    );
   }
   return limitations;
 }

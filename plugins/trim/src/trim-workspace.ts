@@ -1,5 +1,14 @@
 import { join } from 'node:path';
-import { RECOVERY_FOLDER, saveRemovedContent, sha256Hex, type Message, type RemovedContent, type TokenCounter, type ToolCallPart, type ToolResultPart } from '@ollm/core';
+import {
+  RECOVERY_FOLDER,
+  saveRemovedContent,
+  sha256Hex,
+  type Message,
+  type RemovedContent,
+  type TokenCounter,
+  type ToolCallPart,
+  type ToolResultPart,
+} from '@ollm/core';
 
 /** Where a removed piece went: its sha256 and, when a logdir was given, the saved file. */
 export interface RecordedRemoval {

@@ -31,11 +31,7 @@ export function indexToolCalls(messages: readonly Message[]): Map<string, ToolCa
  * first (earliest first on ties), stopping as soon as the conversation is under the limit; without
  * a limit every output over the threshold is truncated. Returns the number truncated.
  */
-export function truncateToolResults(
-  workspace: TrimWorkspace,
-  calls: ReadonlyMap<string, ToolCallPart>,
-  options: TruncateToolResultsOptions,
-): number {
+export function truncateToolResults(workspace: TrimWorkspace, calls: ReadonlyMap<string, ToolCallPart>, options: TruncateToolResultsOptions): number {
   const candidates: Candidate[] = [];
   workspace.messages.forEach((message, messageIndex) => {
     if (workspace.isProtected(messageIndex)) return;

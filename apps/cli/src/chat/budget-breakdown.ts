@@ -19,7 +19,6 @@ export interface BudgetBreakdown {
  * the budget is), so the parts add up to the status line's total give or take rounding.
  */
 export async function budgetBreakdown(manager: ContextManager): Promise<BudgetBreakdown> {
-  
   const ratio = manager.calibrationRatio;
   const scaled = (tokens: number) => Math.round(tokens * ratio);
   const systemPrompt = manager.state().systemPrompt;

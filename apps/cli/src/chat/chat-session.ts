@@ -106,7 +106,7 @@ export class ChatSession {
     } catch (error) {
       stopSpinner();
       if (streamed.length > 0) this.print();
-      
+
       if (ContextOverflowError.isInstance(error)) {
         if (error.messageId === pending.id) manager.removeMessage(pending.id);
         await this.printError(error);
@@ -167,13 +167,13 @@ export class ChatSession {
     this.lastLevel = reliability.level;
     if (reliability.level === previous) return;
     if (reliability.level === 'unknown') {
-      if (previous === undefined) this.print(this.options.colors.dim(`reliability unknown: the size of ${this.options.modelName} is not in its name and the server did not report it`));
+      if (previous === undefined)
+        this.print(this.options.colors.dim(`reliability unknown: the size of ${this.options.modelName} is not in its name and the server did not report it`));
       return;
     }
     const starting = previous === undefined || previous === 'unknown';
     const fell = starting ? levelRank[reliability.level] >= levelRank.low : levelRank[reliability.level] > levelRank[previous];
     if (fell && (reliability.level === 'low' || reliability.level === 'critical')) {
-      
       this.print(this.options.colors.yellow(reliabilityWarning(this.options.modelName, this.manager.compressionCount, reliability.level)));
     }
   }
@@ -205,11 +205,22 @@ export class ChatSession {
       this.warn(`${event.provider} failed ${event.failures} times in a row: automatic compression uses ${event.fallback} only for now`),
     );
     manager.on('user-messages-folded', (event) =>
-      this.print(colors.cyan(`folded ${event.messageIds.length} old user message${event.messageIds.length === 1 ? '' : 's'} into a checkpoint (${event.reason})`)),
+      this.print(
+        colors.cyan(`folded ${event.messageIds.length} old user message${event.messageIds.length === 1 ? '' : 's'} into a checkpoint (${event.reason})`),
+      ),
     );
     manager.on('rollover-complete', (event) => this.print(colors.cyan(`context restarted by ${event.provider} (rollover)`)));
     manager.on('tool-results-truncated', (event) =>
-      this.print(colors.cyan(event.results.map((result) => `tool output cut from ${result.tokensBefore} to ${result.tokensAfter} tokens before sending (ollm recover ${result.sha256.slice(0, 12)})`).join('\n'))),
+      this.print(
+        colors.cyan(
+          event.results
+            .map(
+              (result) =>
+                `tool output cut from ${result.tokensBefore} to ${result.tokensAfter} tokens before sending (ollm recover ${result.sha256.slice(0, 12)})`,
+            )
+            .join('\n'),
+        ),
+      ),
     );
     if (!debug) return;
     manager.on('compression-skipped', (event) => this.print(colors.dim(`skipped ${event.provider}: ${event.reason}`)));

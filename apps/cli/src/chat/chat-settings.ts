@@ -30,7 +30,6 @@ export const FALLBACK_CONTEXT_SIZE = 16_384;
 
 /** Flags override config (`loadConfig`: defaults < user file < project file < environment < flags). */
 export async function resolveChatSettings(io: CliIo, flags: ChatFlags): Promise<ChatSettings> {
-  
   const overrides: OllmConfigInput = {};
   if (flags.provider !== undefined) overrides.provider = flags.provider;
   if (flags.model !== undefined) overrides.model = flags.model;

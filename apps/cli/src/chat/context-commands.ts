@@ -18,7 +18,6 @@ export const compactCommand: SlashCommand = {
   usage: '[trim|summarize|PROVIDER|A,B]',
   summary: 'compress now (default trim); prints tokens before -> after and what was removed',
   async run(session, argument) {
-    
     const typed = argument.length > 0 ? argument.replace(/\s*,\s*/g, ',') : 'trim';
     const alias = DEPRECATED_COMPACT_NAMES[typed.toLowerCase()];
     if (alias) session.warn(`/compact ${typed} is deprecated: it runs /compact ${alias}; type that instead`);
@@ -37,7 +36,9 @@ export const compactCommand: SlashCommand = {
     else session.print(describeRemoved(outcome.result.removed, join(session.options.home, RECOVERY_FOLDER)));
     for (const limitation of outcome.result.limitations) session.print(session.options.colors.dim(`note: ${limitation}`));
     if (saving < SMALL_SAVING && !name.split(',').includes('summarize')) {
-      session.print(`${name} saved ${formatShare(Math.max(0, tokensBefore - tokensAfter), tokensBefore)} of the context; /compact summarize restarts it from a summary the model writes.`);
+      session.print(
+        `${name} saved ${formatShare(Math.max(0, tokensBefore - tokensAfter), tokensBefore)} of the context; /compact summarize restarts it from a summary the model writes.`,
+      );
     }
   },
 };
@@ -49,7 +50,9 @@ export const providersCommand: SlashCommand = {
   run(session) {
     const automatic = new Set(session.options.autoPipeline.split(','));
     const rows = session.options.registry.list().map(({ provider, source }) => {
-      const roles = [automatic.has(provider.name) ? 'auto' : '', session.options.provider.split(',').includes(provider.name) ? '--provider' : ''].filter(Boolean);
+      const roles = [automatic.has(provider.name) ? 'auto' : '', session.options.provider.split(',').includes(provider.name) ? '--provider' : ''].filter(
+        Boolean,
+      );
       return [provider.name, roles.join(', '), source ?? '', provider.description];
     });
     if (rows.length === 0) {
@@ -73,14 +76,23 @@ export const statusCommand: SlashCommand = {
     session.print(
       `Session ${options.sessionId} · ${options.modelName} at ${options.endpoint} · window ${formatInteger(budget.contextSize)} tokens, ${formatInteger(budget.replyReserve)} kept for the reply: requests hold at most ${formatInteger(budget.requestLimit)}`,
     );
-    session.print(renderTable([['part', 'tokens', 'of window'], ...rows, ['total', formatInteger(budget.totalTokens), formatShare(budget.totalTokens, budget.contextSize)]], { indent: '  ', align: ['left', 'right', 'right'] }));
+    session.print(
+      renderTable(
+        [['part', 'tokens', 'of window'], ...rows, ['total', formatInteger(budget.totalTokens), formatShare(budget.totalTokens, budget.contextSize)]],
+        { indent: '  ', align: ['left', 'right', 'right'] },
+      ),
+    );
     const reliability = manager.reliability();
     session.print(
       `Compresses when the conversation reaches ${formatInteger(budget.trigger)} tokens (threshold of ${formatInteger(budget.available)} available); now ${formatInteger(budget.conversationTokens)}.`,
     );
-    const pipeline = !options.automaticCompression ? 'off (compression.enabled is false)' : options.autoPipeline || 'none (no providers; the window guard only)';
+    const pipeline = !options.automaticCompression
+      ? 'off (compression.enabled is false)'
+      : options.autoPipeline || 'none (no providers; the window guard only)';
     session.print(`Automatic pipeline: ${pipeline}; ${plural(manager.compressionCount, 'compression')} so far.`);
-    session.print(`Reliability: ${reliability.level} (${Math.round(reliability.score * 100)}%). Token counts x${manager.calibrationRatio.toFixed(2)} from the server's reported prompt sizes.`);
+    session.print(
+      `Reliability: ${reliability.level} (${Math.round(reliability.score * 100)}%). Token counts x${manager.calibrationRatio.toFixed(2)} from the server's reported prompt sizes.`,
+    );
     session.print(`Messages: ${manager.activeMessages.length} in the context, ${session.recordedMessages().length} recorded in the session (/history).`);
     session.print(session.statusLine());
   },

@@ -14,7 +14,9 @@ describe('describeCompression', () => {
 
   it('prints tokens before and after, and says when it was automatic', () => {
     expect(describeCompression(event)).toBe('compressed with trim: 12,000 -> 6,100 tokens');
-    expect(describeCompression({ ...event, provider: 'mask,goal-aware', trigger: 'automatic' })).toBe('compressed with mask,goal-aware (automatic): 12,000 -> 6,100 tokens');
+    expect(describeCompression({ ...event, provider: 'mask,goal-aware', trigger: 'automatic' })).toBe(
+      'compressed with mask,goal-aware (automatic): 12,000 -> 6,100 tokens',
+    );
   });
 
   it('sums what was removed by kind and says where it was saved', () => {
@@ -23,7 +25,9 @@ describe('describeCompression', () => {
       { messageId: 'm2', kind: 'tool-result', sha256: 'b', originalTokens: 900, path: '/h/removed/b.txt' },
       { messageId: 'm3', kind: 'message', sha256: 'c', originalTokens: 310 },
     ];
-    expect(describeRemoved(removed, '/h/removed')).toBe('removed: 2 tool-result (2,400 tokens), 1 message (310 tokens); saved under /h/removed (ollm recover <sha256>)');
+    expect(describeRemoved(removed, '/h/removed')).toBe(
+      'removed: 2 tool-result (2,400 tokens), 1 message (310 tokens); saved under /h/removed (ollm recover <sha256>)',
+    );
     expect(describeRemoved([], '/h/removed')).toMatch(/^removed: nothing/);
   });
 });

@@ -30,7 +30,9 @@ export const snapshotCommand: SlashCommand = {
         if (!value) throw await missingId('restore');
         // The chat loop saves the restored context and prints the status line after this command.
         const snapshot = manager.restoreSnapshot(value);
-        session.print(`restored snapshot ${snapshot.id} from ${shortTime(snapshot.timestamp)}: ${plural(snapshot.messageCount, 'message')}, ${plural(snapshot.tokenCount, 'token')}, ${plural(snapshot.context.compressionCount, 'compression')}`);
+        session.print(
+          `restored snapshot ${snapshot.id} from ${shortTime(snapshot.timestamp)}: ${plural(snapshot.messageCount, 'message')}, ${plural(snapshot.tokenCount, 'token')}, ${plural(snapshot.context.compressionCount, 'compression')}`,
+        );
         return;
       }
       case 'delete': {
@@ -40,7 +42,6 @@ export const snapshotCommand: SlashCommand = {
         return;
       }
       default: {
-        
         throw new InvalidArgumentError({ argument: 'snapshot', message: `Unknown /snapshot action "${action}": use create, list, restore ID or delete ID.` });
       }
     }
@@ -48,7 +49,6 @@ export const snapshotCommand: SlashCommand = {
 };
 
 async function missingId(action: string): Promise<Error> {
-  
   return new InvalidArgumentError({ argument: 'snapshot', message: `/snapshot ${action} needs a snapshot id (see /snapshot list).` });
 }
 
@@ -57,7 +57,6 @@ export const historyCommand: SlashCommand = {
   usage: '',
   summary: 'the full uncompressed record of this session, from the session file',
   async run(session) {
-    
     const messages = session.recordedMessages();
     messages.forEach((message, index) => {
       session.print(renderMessageEntry(renderMessage, message, index));
@@ -69,14 +68,15 @@ export const historyCommand: SlashCommand = {
 export const exportCommand: SlashCommand = {
   name: 'export',
   usage: '[FILE]',
-  summary: "write the session as the seed's JSON layout (default $OLLM_HOME/sessions/ID.json)",
+  summary: "write the session in ollm's JSON session layout (default $OLLM_HOME/sessions/ID.json)",
   async run(session, argument) {
-    
     const { io, home, sessionId, secrets } = session.options;
     const path = argument.length > 0 ? resolve(io.cwd, argument) : await defaultExportPath(home, sessionId);
     const exported = exportSession(session.options.history.read());
     writeFileAtomic(path, redactSecrets(`${JSON.stringify(exported, null, 2)}\n`, secrets));
-    session.print(`exported ${plural(exported.messages.length, 'message')} and ${plural(exported.toolCalls.length, 'tool call')} to ${displayPath(path, io.cwd)}`);
+    session.print(
+      `exported ${plural(exported.messages.length, 'message')} and ${plural(exported.toolCalls.length, 'tool call')} to ${displayPath(path, io.cwd)}`,
+    );
   },
 };
 
@@ -85,7 +85,6 @@ export const sessionsCommand: SlashCommand = {
   usage: '',
   summary: 'the sessions under $OLLM_HOME (this one marked *)',
   async run(session) {
-    
     session.print(renderSessions(listSessions(session.options.home), session.options.sessionId));
   },
 };

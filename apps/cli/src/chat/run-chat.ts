@@ -50,7 +50,7 @@ export async function runChat(options: RunChatOptions): Promise<void> {
   // Before anything else is printed: an unreachable model is exactly one line.
   const connected = await connectModel(io, config, settings.contextSize);
   const { registry } = await loadProviders({ io, usePlugins: options.usePlugins, ...(options.registry ? { registry: options.registry } : {}) });
-  
+
   // Safe mode loads no provider: the chat still runs, kept inside the window by core's window guard.
   const provider = options.usePlugins || registry.has(config.provider) ? registry.get(config.provider).name : 'none';
   // Stages that are not installed are left out here, so /status and /providers show what really runs.
@@ -121,7 +121,9 @@ export async function runChat(options: RunChatOptions): Promise<void> {
     `ollm chat · session ${sessionId} · ${config.model} at ${connected.endpoint} · window ${formatInteger(connected.contextSize)} tokens (${formatInteger(budget.replyReserve)} kept for the reply) · provider ${provider}`,
   );
   if (lock.tookOverStaleLock || lock.tookOverLiveLock) {
-    session.warn(`took over session ${sessionId} from ${lock.tookOverLiveLock ? 'a running' : 'an ended'} ollm${lock.previousPid !== undefined ? ` (pid ${lock.previousPid})` : ''}`);
+    session.warn(
+      `took over session ${sessionId} from ${lock.tookOverLiveLock ? 'a running' : 'an ended'} ollm${lock.previousPid !== undefined ? ` (pid ${lock.previousPid})` : ''}`,
+    );
   }
   if (resumed) {
     session.print(`Resumed: ${resumed}.`);
@@ -136,13 +138,20 @@ export async function runChat(options: RunChatOptions): Promise<void> {
     terminal: options.terminal,
     ...(options.terminalOutput ? { output: options.terminalOutput } : {}),
     onQuitHint: () => session.print(colors.dim('\n(press Ctrl-C again to quit, or Ctrl-D, or type /quit)')),
-    onDiscarded: (text) => session.print(colors.dim(`(discarded what was typed while the model was busy: "${oneLine(text).slice(0, 60)}${text.length > 60 ? '…' : ''}")`)),
+    onDiscarded: (text) =>
+      session.print(colors.dim(`(discarded what was typed while the model was busy: "${oneLine(text).slice(0, 60)}${text.length > 60 ? '…' : ''}")`)),
   });
   try {
     for (;;) {
       const input = await reader.nextInput();
       if (input === undefined) break;
-      if (!options.terminal) io.stdout.write(`${input.text.split('\n').map((line, index) => `${index === 0 ? '>' : '.'} ${line}`).join('\n')}\n`);
+      if (!options.terminal)
+        io.stdout.write(
+          `${input.text
+            .split('\n')
+            .map((line, index) => `${index === 0 ? '>' : '.'} ${line}`)
+            .join('\n')}\n`,
+        );
       // Messages keep their indentation and inner newlines; only a slash command is trimmed.
       const text = input.text.replace(/\s+$/, '');
       if (text.trim().length === 0) continue;
@@ -167,7 +176,10 @@ export async function runChat(options: RunChatOptions): Promise<void> {
 }
 
 function ruleStages(pipeline: string): string[] {
-  return pipeline.split(',').map((name) => name.trim()).filter((name) => name.length > 0 && !MODEL_PROVIDERS.includes(name));
+  return pipeline
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name.length > 0 && !MODEL_PROVIDERS.includes(name));
 }
 
 /** The config's rule-based stages, then the `--provider` stages (the model-based provider by default). */

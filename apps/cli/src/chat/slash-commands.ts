@@ -46,7 +46,10 @@ export async function runSlashCommand(session: ChatSession, line: string): Promi
   const name = aliases[typed] ?? typed;
   const command = slashCommands.find((candidate) => candidate.name === name);
   if (!command) {
-    const suggestion = closestMatch(typed, slashCommands.map((candidate) => candidate.name));
+    const suggestion = closestMatch(
+      typed,
+      slashCommands.map((candidate) => candidate.name),
+    );
     session.warn(`unknown command /${typed}${suggestion ? ` (did you mean /${suggestion}?)` : ''}; /help lists the commands`);
     return;
   }

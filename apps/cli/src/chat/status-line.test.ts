@@ -5,7 +5,14 @@ import { colorForLevel, formatStatusLine } from './status-line.js';
 
 describe('formatStatusLine', () => {
   it('shows tokens over what a request may hold (the window less the reply reserve), reliability, compressions and the provider', () => {
-    const budget = computeBudget({ contextSize: 16_000, replyReserve: 2_400, systemTokens: 234, checkpointTokens: 1_000, conversationTokens: 4_000, threshold: 0.8 });
+    const budget = computeBudget({
+      contextSize: 16_000,
+      replyReserve: 2_400,
+      systemTokens: 234,
+      checkpointTokens: 1_000,
+      conversationTokens: 4_000,
+      threshold: 0.8,
+    });
     const reliability = computeReliability({ modelSizeBillions: 70, compressionCount: 2 });
     expect(formatStatusLine({ budget, reliability, compressions: 2, provider: 'goal-aware' })).toBe(
       'Context: 5,234/13,600 (38%) · reliability medium · 2 compressions · provider goal-aware',

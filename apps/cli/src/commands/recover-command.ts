@@ -50,7 +50,9 @@ Examples:
         const matches = savedShas(folder).filter((candidate) => candidate.startsWith(prefix));
         if (matches.length === 0) throw badReference(`Nothing saved under ${folder} starts with ${prefix}.`);
         if (matches.length > 1) {
-          throw badReference(`${prefix} is ambiguous: ${matches.length} saved pieces match (${matches.slice(0, 4).join(', ')}${matches.length > 4 ? ', ...' : ''}); give more digits.`);
+          throw badReference(
+            `${prefix} is ambiguous: ${matches.length} saved pieces match (${matches.slice(0, 4).join(', ')}${matches.length > 4 ? ', ...' : ''}); give more digits.`,
+          );
         }
         sha256 = matches[0]!;
         path = join(folder, `${sha256}.txt`);

@@ -58,11 +58,11 @@ Examples:
     .command('show')
     .description("a session's metadata and every recorded message")
     .argument('<id>', 'session id')
-    .option('--json', "print the seed's JSON session layout (as export does)")
+    .option('--json', "print ollm's JSON session layout (as export does)")
     .action(async (id: string, options: JsonOption) => {
       const { io } = context;
       const { renderMessage } = await import('@ollm/core');
-const { exportSession } = await import('@ollm/runtime');
+      const { exportSession } = await import('@ollm/runtime');
       const record = await readSessionOrFail(ollmHome(io), id);
       if (options.json) {
         io.stdout.write(`${JSON.stringify(exportSession(record), null, 2)}\n`);
@@ -79,14 +79,14 @@ const { exportSession } = await import('@ollm/runtime');
 
   sessions
     .command('export')
-    .description("write a session as the seed's JSON layout (sessionId, startTime, lastActivity, model, provider, messages, toolCalls, metadata)")
+    .description("write a session in ollm's JSON session layout (sessionId, startTime, lastActivity, model, provider, messages, toolCalls, metadata)")
     .argument('<id>', 'session id')
     .option('--out <file>', 'write here (atomically) instead of stdout; `-` for stdout')
     .option('--default-path', 'write to $OLLM_HOME/sessions/<id>.json')
     .action(async (id: string, options: { out?: string; defaultPath?: boolean }) => {
       const { io } = context;
       const { writeFileAtomic } = await import('@ollm/core');
-const { exportSession } = await import('@ollm/runtime');
+      const { exportSession } = await import('@ollm/runtime');
       const home = ollmHome(io);
       const exported = exportSession(await readSessionOrFail(home, id));
       const text = `${JSON.stringify(exported, null, 2)}\n`;
@@ -96,7 +96,9 @@ const { exportSession } = await import('@ollm/runtime');
         return;
       }
       writeFileAtomic(out, text);
-      io.stderr.write(`exported ${plural(exported.messages.length, 'message')} and ${plural(exported.toolCalls.length, 'tool call')} to ${displayPath(out, io.cwd)}\n`);
+      io.stderr.write(
+        `exported ${plural(exported.messages.length, 'message')} and ${plural(exported.toolCalls.length, 'tool call')} to ${displayPath(out, io.cwd)}\n`,
+      );
     });
 
   sessions
@@ -106,7 +108,7 @@ const { exportSession } = await import('@ollm/runtime');
     .action(async (id: string) => {
       const { io } = context;
       const { InvalidArgumentError } = await import('@ollm/core');
-const { deleteSession, readSession, resolveInside, validateStorageId } = await import('@ollm/runtime');
+      const { deleteSession, readSession, resolveInside, validateStorageId } = await import('@ollm/runtime');
       const home = ollmHome(io);
       await readSessionOrFail(home, id);
       deleteSession(home, id);
@@ -119,15 +121,6 @@ const { deleteSession, readSession, resolveInside, validateStorageId } = await i
 
 /** A missing session is bad input (exit 2), named with where it was looked for. */
 export async function readSessionOrFail(home: string, id: string): Promise<SessionRecord> {
-  const { InvalidArgumentError } = await import('@ollm/core');
-  const { readSession, validateStorageId } = await import('@ollm/runtime');
-  validateStorageId('session', id);
-  try {
-    return readSession(home, id);
-  } catch (error) {
-    if (error instanceof Error && error.message.startsWith('No session')) {
-      throw new InvalidArgumentError({ argument: 'session', message: `No session "${id}" under ${home} (see \`ollm sessions list\`).` });
-    }
-    throw error;
-  }
+  const { readSession } = await import('@ollm/runtime');
+  return readSession(home, id);
 }

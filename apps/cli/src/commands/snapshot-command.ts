@@ -85,8 +85,14 @@ Examples:
       const { store, home, sessionId } = await locateSnapshot(io, id, options);
       const found = store.read(sessionId, id);
       const secrets = io.env['OPENAI_API_KEY'] ? [io.env['OPENAI_API_KEY']] : [];
-      await writeActiveContext(await activeContextPath(home, sessionId), { version: 1, sessionId, savedAt: new Date().toISOString(), restoredFrom: found.id, context: found.context }, secrets);
-      io.stdout.write(`restored snapshot ${found.id} (${formatInteger(found.messageCount)} messages, ${formatInteger(found.tokenCount)} tokens) into session ${sessionId}; resume with: ollm --session ${sessionId}\n`);
+      await writeActiveContext(
+        await activeContextPath(home, sessionId),
+        { version: 1, sessionId, savedAt: new Date().toISOString(), restoredFrom: found.id, context: found.context },
+        secrets,
+      );
+      io.stdout.write(
+        `restored snapshot ${found.id} (${formatInteger(found.messageCount)} messages, ${formatInteger(found.tokenCount)} tokens) into session ${sessionId}; resume with: ollm --session ${sessionId}\n`,
+      );
     });
 
   snapshot
@@ -112,7 +118,7 @@ async function locateSnapshot(io: CommandContext['io'], id: string, options: Sna
 /** The session whose snapshot folder holds `snapshotId` (ids are unique: time, sequence, random). */
 async function sessionOfSnapshot(home: string, snapshotId: string): Promise<string> {
   const { InvalidArgumentError } = await import('@ollm/core');
-const { resolveInside, validateStorageId } = await import('@ollm/runtime');
+  const { resolveInside, validateStorageId } = await import('@ollm/runtime');
   validateStorageId('snapshot', snapshotId);
   const folder = resolveInside(home, 'snapshots');
   const sessions = existsSync(folder) ? readdirSync(folder, { withFileTypes: true }).filter((entry) => entry.isDirectory()) : [];

@@ -15,7 +15,9 @@ const encodings: readonly TokenEncoding[] = ['o200k_base', 'cl100k_base'];
 export function registerStatsCommand(program: Command, context: CommandContext): void {
   program
     .command('stats')
-    .description('Show what a transcript\'s context is made of: messages by role, tokens by kind (system, user, assistant text, reasoning, tool calls, tool results).')
+    .description(
+      "Show what a transcript's context is made of: messages by role, tokens by kind (system, user, assistant text, reasoning, tool calls, tool results).",
+    )
     .argument('<file>', 'transcript file (format detected)')
     .option('--json', 'print the numbers as JSON')
     .option('--encoding <encoding>', `BPE encoding to count with (${encodings.join(', ')})`, 'o200k_base')
@@ -57,7 +59,7 @@ Examples:
           file,
           format: transcript.format,
           encoding,
-          countingNote: 'byKind counts each part\'s text; totalTokens = countMessages (4 per message, 3 per tool call; overheadTokens is the difference)',
+          countingNote: "byKind counts each part's text; totalTokens = countMessages (4 per message, 3 per tool call; overheadTokens is the difference)",
           conversations: entries.map(({ id, stats }) => ({ id, ...stats })),
           total,
         };

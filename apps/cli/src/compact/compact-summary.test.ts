@@ -3,7 +3,13 @@ import type { ConversationReport } from './compact-transcript.js';
 import { formatCompactSummary } from './compact-summary.js';
 
 function report(tokensBefore: number, tokensAfter: number, limit: number, saved: number): ConversationReport {
-  const removed = Array.from({ length: saved }, (_, index) => ({ messageId: `m${index}`, kind: 'tool-result', sha256: 'a'.repeat(64), originalTokens: 10, path: `/x/${index}.txt` }));
+  const removed = Array.from({ length: saved }, (_, index) => ({
+    messageId: `m${index}`,
+    kind: 'tool-result',
+    sha256: 'a'.repeat(64),
+    originalTokens: 10,
+    path: `/x/${index}.txt`,
+  }));
   return { conversation: 'c', tokensBefore, tokensAfter, limit, sourceDigest: 'd', coveredThrough: 0, removed, limitations: [], timeMs: 1 };
 }
 
@@ -21,6 +27,8 @@ describe('the compact summary line', () => {
       savedUnder: '/logs/removed',
       written: 'small.json',
     });
-    expect(line).toBe('mask,trim: 2 conversations, 2,000 -> 1,100 tokens (-45.0%), 3 pieces saved under /logs/removed; limit not reached in 1; wrote small.json');
+    expect(line).toBe(
+      'mask,trim: 2 conversations, 2,000 -> 1,100 tokens (-45.0%), 3 pieces saved under /logs/removed; limit not reached in 1; wrote small.json',
+    );
   });
 });

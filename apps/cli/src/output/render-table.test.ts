@@ -15,6 +15,11 @@ describe('renderTable', () => {
   });
 
   it('drops trailing spaces of a short last column', () => {
-    expect(renderTable([['a', 'long'], ['bb', '']])).toBe('a   long\nbb');
+    expect(
+      renderTable([
+        ['a', 'long'],
+        ['bb', ''],
+      ]),
+    ).toBe('a   long\nbb');
   });
 });

@@ -29,6 +29,6 @@ export function readActiveContext(path: string): ActiveContextFile | undefined {
 /** Written atomically (a crash leaves the previous file), with API keys replaced by `[redacted]`. */
 export async function writeActiveContext(path: string, file: ActiveContextFile, secrets: readonly string[]): Promise<void> {
   const { writeFileAtomic } = await import('@ollm/core');
-const { redactSecrets } = await import('@ollm/runtime');
+  const { redactSecrets } = await import('@ollm/runtime');
   writeFileAtomic(path, redactSecrets(`${JSON.stringify(file)}\n`, secrets));
 }

@@ -49,7 +49,7 @@ export function renderSnapshots(snapshots: readonly SnapshotSummary[]): string {
   });
 }
 
-/** A whole-session JSON export goes beside the session folder, as the seed names it: `sessions/<id>.json`. */
+/** A whole-session JSON export goes beside the session folder, as `sessions/<id>.json`. */
 export async function defaultExportPath(home: string, sessionId: string): Promise<string> {
   const { resolveInside, validateStorageId } = await import('@ollm/runtime');
   return resolveInside(home, 'sessions', `${validateStorageId('session', sessionId)}.json`);

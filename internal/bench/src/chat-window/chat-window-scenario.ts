@@ -106,7 +106,12 @@ async function resumeAtNinetyNinePercent(
   const messages: Message[] = [];
   for (let index = 0; counter.countMessages(messages) < window * 0.99; index += 1) {
     const role = index % 2 === 0 ? 'user' : 'assistant';
-    messages.push({ id: `m${index}`, role, parts: [{ type: 'text', text: wordsOfTokens(Math.floor(window * 0.05), 100 + index, counter) }], timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, index)).toISOString() });
+    messages.push({
+      id: `m${index}`,
+      role,
+      parts: [{ type: 'text', text: wordsOfTokens(Math.floor(window * 0.05), 100 + index, counter) }],
+      timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, index)).toISOString(),
+    });
   }
   if (messages.at(-1)?.role === 'user') messages.pop();
   const snapshot = new SnapshotStore({ home: env['OLLM_HOME']! }).create({

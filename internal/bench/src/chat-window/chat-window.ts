@@ -31,7 +31,9 @@ export const CHAT_WINDOW_HEADER = [
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { values } = parseArgs({ options: { binary: { type: 'string', default: DEFAULT_BINARY }, json: { type: 'boolean', default: false } } });
-  const results = await measureChatWindow(values.binary, (result) => process.stderr.write(`window ${result.window}, reported x${result.reportedScale}: largest ${result.largestTokens}\n`));
+  const results = await measureChatWindow(values.binary, (result) =>
+    process.stderr.write(`window ${result.window}, reported x${result.reportedScale}: largest ${result.largestTokens}\n`),
+  );
   if (values.json) process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
   else process.stdout.write(`${[...CHAT_WINDOW_HEADER, ...results.map(formatChatWindowRow)].join('\n')}\n`);
 }

@@ -40,7 +40,8 @@ export class ScriptedChat {
       this.listeners.add(check);
       check();
       void this.exited.then(() => {
-        if (this.listeners.delete(check)) reject(new Error(`ollm ended before its status line ${count}:\n${this.stdout.slice(-2000)}\n${this.stderr.slice(-2000)}`));
+        if (this.listeners.delete(check))
+          reject(new Error(`ollm ended before its status line ${count}:\n${this.stdout.slice(-2000)}\n${this.stderr.slice(-2000)}`));
       });
     });
   }

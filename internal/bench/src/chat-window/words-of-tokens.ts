@@ -1,6 +1,27 @@
 import type { TokenCounter } from '@ollm/core';
 
-const WORDS = ['context', 'window', 'budget', 'reply', 'server', 'request', 'paste', 'token', 'model', 'message', 'history', 'summary', 'checkpoint', 'decision', 'function', 'module', 'error', 'value', 'config', 'session'];
+const WORDS = [
+  'context',
+  'window',
+  'budget',
+  'reply',
+  'server',
+  'request',
+  'paste',
+  'token',
+  'model',
+  'message',
+  'history',
+  'summary',
+  'checkpoint',
+  'decision',
+  'function',
+  'module',
+  'error',
+  'value',
+  'config',
+  'session',
+];
 
 /** Deterministic prose of about `tokens` o200k tokens (varied by `seed`), cut to the count exactly. */
 export function wordsOfTokens(tokens: number, seed: number, counter: TokenCounter): string {

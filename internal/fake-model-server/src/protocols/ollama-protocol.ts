@@ -47,27 +47,20 @@ export function renderOllamaChat(exchange: ChatExchange, outcome: ChatOutcome): 
     return { contentType: JSON_TYPE, chunks: [JSON.stringify(body)] };
   }
   const lines = splitIntoDeltas(outcome.text).map(
-    (delta) =>
-      JSON.stringify({ ...base(exchange), message: { role: 'assistant', content: delta }, done: false }) + '\n',
+    (delta) => JSON.stringify({ ...base(exchange), message: { role: 'assistant', content: delta }, done: false }) + '\n',
   );
-  lines.push(
-    JSON.stringify({ ...base(exchange), message: { role: 'assistant', content: '' }, ...finalFields(outcome) }) + '\n',
-  );
+  lines.push(JSON.stringify({ ...base(exchange), message: { role: 'assistant', content: '' }, ...finalFields(outcome) }) + '\n');
   return { contentType: NDJSON, chunks: lines };
 }
 
 export function renderOllamaMalformed(exchange: ChatExchange): RenderedBody {
   const broken = `{"model":${JSON.stringify(exchange.model)},"message":{"role":"assistant","content":"trunc`;
-  return exchange.stream
-    ? { contentType: NDJSON, chunks: [broken + '\n'] }
-    : { contentType: JSON_TYPE, chunks: [broken] };
+  return exchange.stream ? { contentType: NDJSON, chunks: [broken + '\n'] } : { contentType: JSON_TYPE, chunks: [broken] };
 }
 
 export function renderOllamaWrongShape(exchange: ChatExchange): RenderedBody {
   const body = { status: 'ok', result: { text: 'this is not a chat response' }, done: true };
-  return exchange.stream
-    ? { contentType: NDJSON, chunks: [JSON.stringify(body) + '\n'] }
-    : { contentType: JSON_TYPE, chunks: [JSON.stringify(body)] };
+  return exchange.stream ? { contentType: NDJSON, chunks: [JSON.stringify(body) + '\n'] } : { contentType: JSON_TYPE, chunks: [JSON.stringify(body)] };
 }
 
 export function ollamaError(message: string): unknown {

@@ -91,16 +91,12 @@ export function renderOpenAIChat(exchange: ChatExchange, outcome: ChatOutcome, i
 
 export function renderOpenAIMalformed(exchange: ChatExchange): RenderedBody {
   const broken = '{"id":"chatcmpl-fake","object":"chat.completion","choices":[{"index":0,"message":{"content":"trunc';
-  return exchange.stream
-    ? { contentType: SSE, chunks: [`data: ${broken}\n\n`, 'data: [DONE]\n\n'] }
-    : { contentType: JSON_TYPE, chunks: [broken] };
+  return exchange.stream ? { contentType: SSE, chunks: [`data: ${broken}\n\n`, 'data: [DONE]\n\n'] } : { contentType: JSON_TYPE, chunks: [broken] };
 }
 
 export function renderOpenAIWrongShape(exchange: ChatExchange): RenderedBody {
   const body = { object: 'unexpected', result: { text: 'this is not a chat completion' } };
-  return exchange.stream
-    ? { contentType: SSE, chunks: [event(body), 'data: [DONE]\n\n'] }
-    : { contentType: JSON_TYPE, chunks: [JSON.stringify(body)] };
+  return exchange.stream ? { contentType: SSE, chunks: [event(body), 'data: [DONE]\n\n'] } : { contentType: JSON_TYPE, chunks: [JSON.stringify(body)] };
 }
 
 export function openAIError(status: number, message: string): unknown {

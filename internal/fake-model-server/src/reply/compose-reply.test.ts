@@ -43,8 +43,6 @@ describe('composeReply', () => {
 
   it('echoes the last user message otherwise', () => {
     const long = 'x'.repeat(100);
-    expect(composeReply({ protocol: 'openai', model: 'm', messages: [user(long)] }, tokenizer)).toBe(
-      `fake reply to: ${'x'.repeat(80)}`,
-    );
+    expect(composeReply({ protocol: 'openai', model: 'm', messages: [user(long)] }, tokenizer)).toBe(`fake reply to: ${'x'.repeat(80)}`);
   });
 });

@@ -28,7 +28,11 @@ export function composeReply(request: FakeChatRequest, tokenizer: Tokenizer): st
   const budget = request.maxTokens ?? DEFAULT_SUMMARY_TOKENS;
   if (lastText.includes('RESUME')) {
     const conversation =
-      delimited ?? request.messages.slice(0, -1).map((message) => renderMessage(message)).join('\n');
+      delimited ??
+      request.messages
+        .slice(0, -1)
+        .map((message) => renderMessage(message))
+        .join('\n');
     return buildResume(conversation, budget, tokenizer);
   }
   if (delimited !== undefined) return extractiveDigest(delimited, budget, tokenizer);

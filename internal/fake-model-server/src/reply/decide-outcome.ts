@@ -27,9 +27,7 @@ export function decideOutcome({
   if (fault?.kind === 'empty') text = '';
   else if (fault?.kind === 'too-long') {
     // Longer than everything it was sent, whatever max tokens said.
-    const everything = request.messages
-      .map((message) => message.parts.map(partText).join(' '))
-      .join(' ');
+    const everything = request.messages.map((message) => message.parts.map(partText).join(' ')).join(' ');
     text = `${everything} ${everything} (fake reply longer than its input)`;
   } else if (request.maxTokens !== undefined && counter.countText(text) > request.maxTokens) {
     text = tokenPrefix(text, request.maxTokens, counter.tokenizer);

@@ -35,15 +35,27 @@ describe('conversationArbitrary', () => {
     ['reasoning parts', (messages) => messages.some((message) => message.parts.some((part) => part.type === 'reasoning'))],
     ['<think> blocks', (messages) => messages.some((message) => messageText(message).includes('<think>'))],
     ['pinned messages', (messages) => messages.some((message) => message.pinned === true)],
-    ['JSON tool outputs over 2 KB', (messages) => messages.some((message) => message.parts.some((part) => part.type === 'tool-result' && part.output.length > 2048 && part.output.startsWith('{')))],
-    ['code tool outputs over 2 KB', (messages) => messages.some((message) => message.parts.some((part) => part.type === 'tool-result' && part.output.length > 2048 && part.output.includes('def ')))],
+    [
+      'JSON tool outputs over 2 KB',
+      (messages) =>
+        messages.some((message) => message.parts.some((part) => part.type === 'tool-result' && part.output.length > 2048 && part.output.startsWith('{'))),
+    ],
+    [
+      'code tool outputs over 2 KB',
+      (messages) =>
+        messages.some((message) => message.parts.some((part) => part.type === 'tool-result' && part.output.length > 2048 && part.output.includes('def '))),
+    ],
     ['error tool results', (messages) => messages.some((message) => message.parts.some((part) => part.type === 'tool-result' && part.isError === true))],
     ['timestamps on some messages only', (messages) => messages.some((message) => message.timestamp) && messages.some((message) => !message.timestamp)],
-    ['results answered out of call order', (messages) => messages.some((message, index) => {
-      const calls = toolCalls(message);
-      const next = messages[index + 1]?.parts[0];
-      return calls.length > 1 && next?.type === 'tool-result' && next.callId !== calls[0]!.callId;
-    })],
+    [
+      'results answered out of call order',
+      (messages) =>
+        messages.some((message, index) => {
+          const calls = toolCalls(message);
+          const next = messages[index + 1]?.parts[0];
+          return calls.length > 1 && next?.type === 'tool-result' && next.callId !== calls[0]!.callId;
+        }),
+    ],
   ])('sometimes generates %s', (_, hasFeature) => {
     expect(samples.some(hasFeature)).toBe(true);
   });

@@ -87,8 +87,7 @@ function buildConversation(plan: ConversationPlan): Message[] {
   const messages: Message[] = [];
   const add = (message: Omit<Message, 'id' | 'timestamp'>): void => {
     const position = messages.length;
-    const stamped =
-      plan.timestamps === 'all' || (plan.timestamps === 'some' && ((plan.timestampPattern >>> (position % 31)) & 1) === 1);
+    const stamped = plan.timestamps === 'all' || (plan.timestamps === 'some' && ((plan.timestampPattern >>> (position % 31)) & 1) === 1);
     messages.push({
       id: `message-${position}`,
       ...message,
@@ -168,7 +167,10 @@ export function conversationArbitrary(options: ConversationArbitraryOptions = {}
         minLength: options.minExchanges ?? 1,
         maxLength: options.maxExchanges ?? 6,
       }),
-      trailingCalls: fc.oneof({ weight: 3, arbitrary: fc.constant([]) }, { weight: 1, arbitrary: fc.array(callPlanArbitrary(false), { minLength: 1, maxLength: 2 }) }),
+      trailingCalls: fc.oneof(
+        { weight: 3, arbitrary: fc.constant([]) },
+        { weight: 1, arbitrary: fc.array(callPlanArbitrary(false), { minLength: 1, maxLength: 2 }) },
+      ),
       timestamps: fc.constantFrom('none' as const, 'all' as const, 'some' as const),
       timestampPattern: fc.nat(),
     })

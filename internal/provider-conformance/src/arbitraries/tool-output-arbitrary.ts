@@ -65,9 +65,5 @@ export const shortOutputArbitrary: fc.Arbitrary<string> = fc.oneof(
 /** Any tool output: mostly short ones, with long code and JSON views mixed in. */
 export function toolOutputArbitrary(longOutputs = true): fc.Arbitrary<string> {
   if (!longOutputs) return shortOutputArbitrary;
-  return fc.oneof(
-    { weight: 3, arbitrary: shortOutputArbitrary },
-    { weight: 1, arbitrary: codeOutputArbitrary },
-    { weight: 1, arbitrary: jsonOutputArbitrary },
-  );
+  return fc.oneof({ weight: 3, arbitrary: shortOutputArbitrary }, { weight: 1, arbitrary: codeOutputArbitrary }, { weight: 1, arbitrary: jsonOutputArbitrary });
 }

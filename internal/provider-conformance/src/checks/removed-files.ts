@@ -13,11 +13,7 @@ function isInside(folder: string, path: string): boolean {
  * against it), and the file's bytes must hash to the entry's sha256: otherwise the "recoverable"
  * content is lost or wrong.
  */
-export function findRemovedFileFailures(
-  input: readonly Message[],
-  result: CompactionResult,
-  logdir: string | undefined,
-): ConformanceFailure[] {
+export function findRemovedFileFailures(input: readonly Message[], result: CompactionResult, logdir: string | undefined): ConformanceFailure[] {
   const failures: ConformanceFailure[] = [];
   const inputIds = new Set(input.map((message) => message.id));
   for (const [index, entry] of result.removed.entries()) {

@@ -1,12 +1,4 @@
-import {
-  buildCompactionResult,
-  saveRemovedContent,
-  sha256Hex,
-  type CompactionResult,
-  type ContextProvider,
-  type Message,
-  type MessagePart,
-} from '@ollm/core';
+import { buildCompactionResult, saveRemovedContent, sha256Hex, type CompactionResult, type ContextProvider, type Message, type MessagePart } from '@ollm/core';
 import { createIdentityProvider } from '../identity-provider.js';
 
 /**
@@ -33,7 +25,10 @@ function createChangingProvider(name: string, change: (messages: readonly Messag
 }
 
 /** Like identity, with the result passed through `change` (for broken result fields). */
-function createResultChangingProvider(name: string, change: (result: CompactionResult, messages: readonly Message[], logdir?: string) => unknown): ContextProvider {
+function createResultChangingProvider(
+  name: string,
+  change: (result: CompactionResult, messages: readonly Message[], logdir?: string) => unknown,
+): ContextProvider {
   const identity = createIdentityProvider();
   return {
     ...identity,
@@ -53,9 +48,7 @@ export const dropsToolResults = createChangingProvider('drops-tool-results', (me
 
 export const dropsToolCallKeepsResult = createChangingProvider('drops-tool-call', (messages) => {
   const target = messages.find((message) => message.parts.some((part) => part.type === 'tool-call'));
-  return messages.map((message) =>
-    message === target ? { ...message, parts: message.parts.filter((part) => part.type !== 'tool-call') } : message,
-  );
+  return messages.map((message) => (message === target ? { ...message, parts: message.parts.filter((part) => part.type !== 'tool-call') } : message));
 });
 
 export const reordersMessages = createChangingProvider('reorders-messages', (messages) => {
@@ -69,7 +62,9 @@ export const editsUserMessage = createChangingProvider('edits-user-message', (me
 );
 
 export const growsOutput = createChangingProvider('grows-output', (messages) =>
-  messages.map((message, index) => (index === messages.length - 1 ? { ...message, parts: [...message.parts, { type: 'text', text: 'padding '.repeat(200) }] } : message)),
+  messages.map((message, index) =>
+    index === messages.length - 1 ? { ...message, parts: [...message.parts, { type: 'text', text: 'padding '.repeat(200) }] } : message,
+  ),
 );
 
 export const mutatesInput = createChangingProvider('mutates-input', (messages) => {
@@ -83,7 +78,10 @@ export const wrongSourceDigest = createResultChangingProvider('wrong-source-dige
 
 export const mismatchedRemovedFile = createResultChangingProvider('mismatched-removed-file', (result, messages, logdir) => {
   const saved = saveRemovedContent(logdir!, 'the content actually saved');
-  return { ...result, removed: [{ messageId: messages[0]!.id, kind: 'tool-result', sha256: sha256Hex('different content'), originalTokens: 5, path: saved.path }] };
+  return {
+    ...result,
+    removed: [{ messageId: messages[0]!.id, kind: 'tool-result', sha256: sha256Hex('different content'), originalTokens: 5, path: saved.path }],
+  };
 });
 
 export const removedFileOutsideLogdir = createResultChangingProvider('removed-file-outside-logdir', (result, messages) => {
@@ -122,9 +120,15 @@ export const throwsInCompress = createResultChangingProvider('throws', () => {
 
 export const resolvesToNull = createResultChangingProvider('resolves-to-null', () => null);
 
-export const wrongStats = createResultChangingProvider('wrong-stats', (result) => ({ ...result, stats: { ...result.stats, tokensAfter: result.stats.tokensAfter + 1 } }));
+export const wrongStats = createResultChangingProvider('wrong-stats', (result) => ({
+  ...result,
+  stats: { ...result.stats, tokensAfter: result.stats.tokensAfter + 1 },
+}));
 
-export const coveredThroughPastEnd = createResultChangingProvider('covered-through-past-end', (result, messages) => ({ ...result, coveredThrough: messages.length }));
+export const coveredThroughPastEnd = createResultChangingProvider('covered-through-past-end', (result, messages) => ({
+  ...result,
+  coveredThrough: messages.length,
+}));
 
 export const silentWhenOverLimit = createResultChangingProvider('silent-over-limit', (result) => ({ ...result, limitations: [] }));
 

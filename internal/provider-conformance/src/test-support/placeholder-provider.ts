@@ -1,11 +1,4 @@
-import {
-  buildCompactionResult,
-  saveRemovedContent,
-  sha256Hex,
-  type ContextProvider,
-  type Message,
-  type RemovedContent,
-} from '@ollm/core';
+import { buildCompactionResult, saveRemovedContent, sha256Hex, type ContextProvider, type Message, type RemovedContent } from '@ollm/core';
 
 /**
  * A small correct provider that really removes content: tool outputs over `maxToolResultTokens`

@@ -1,6 +1,8 @@
 import type { Message } from '@ollm/core';
 
-const longOutput = Array.from({ length: 120 }, (_, line) => `${String(line + 1).padStart(6)}\tdef helper_${line}(value):\n        return value * ${line}`).join('\n');
+const longOutput = Array.from({ length: 120 }, (_, line) => `${String(line + 1).padStart(6)}\tdef helper_${line}(value):\n        return value * ${line}`).join(
+  '\n',
+);
 
 /** A small hand-written conversation with every shape the broken-provider tests need. */
 export const sampleConversation: readonly Message[] = [
@@ -15,12 +17,21 @@ export const sampleConversation: readonly Message[] = [
       { type: 'tool-call', callId: 'call-test', name: 'bash', input: { command: 'pytest -q' } },
     ],
   },
-  { id: 'tool-test', role: 'tool', parts: [{ type: 'tool-result', callId: 'call-test', name: 'bash', output: 'FAILED test_utils.py::test_helper_3 - assert 9 == 6' }] },
+  {
+    id: 'tool-test',
+    role: 'tool',
+    parts: [{ type: 'tool-result', callId: 'call-test', name: 'bash', output: 'FAILED test_utils.py::test_helper_3 - assert 9 == 6' }],
+  },
   { id: 'tool-read', role: 'tool', parts: [{ type: 'tool-result', callId: 'call-read', name: 'bash', output: longOutput }] },
   {
     id: 'assistant-2',
     role: 'assistant',
-    parts: [{ type: 'text', text: '<think>\nhelper_3 multiplies instead of adding.\n</think>\n\nThe bug is in helper_3: it multiplies where the test expects addition.' }],
+    parts: [
+      {
+        type: 'text',
+        text: '<think>\nhelper_3 multiplies instead of adding.\n</think>\n\nThe bug is in helper_3: it multiplies where the test expects addition.',
+      },
+    ],
     timestamp: '2025-03-01T09:00:40.000Z',
   },
   { id: 'user-2', role: 'user', parts: [{ type: 'text', text: 'Keep the public API unchanged.' }], pinned: true },

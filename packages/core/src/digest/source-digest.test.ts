@@ -165,4 +165,3 @@ describe('source digest property', () => {
     );
   });
 });
-

@@ -47,8 +47,7 @@ export class ModelResponseError extends OllmError {
     this.isRetryable = isRetryable;
     if (retryAfterMs !== undefined) this.retryAfterMs = retryAfterMs;
     if (body !== undefined) {
-      this.bodyExcerpt =
-        body.length > MODEL_RESPONSE_EXCERPT_LENGTH ? `${body.slice(0, MODEL_RESPONSE_EXCERPT_LENGTH)}…` : body;
+      this.bodyExcerpt = body.length > MODEL_RESPONSE_EXCERPT_LENGTH ? `${body.slice(0, MODEL_RESPONSE_EXCERPT_LENGTH)}…` : body;
     }
   }
 

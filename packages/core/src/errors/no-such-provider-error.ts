@@ -12,9 +12,7 @@ export class NoSuchProviderError extends OllmError {
   constructor({ providerName, available }: { providerName: string; available: readonly string[] }) {
     super({
       code: 'no-such-provider',
-      message: `No context provider named "${providerName}". Available: ${
-        available.length > 0 ? available.join(', ') : '(none)'
-      }.`,
+      message: `No context provider named "${providerName}". Available: ${available.length > 0 ? available.join(', ') : '(none)'}.`,
     });
     this.name = 'NoSuchProviderError';
     this.providerName = providerName;

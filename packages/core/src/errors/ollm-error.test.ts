@@ -107,7 +107,9 @@ describe('OllmError and its subclasses', () => {
       for (const file of ['ollm-error.ts', 'no-such-provider-error.ts']) {
         copyFileSync(fileURLToPath(new URL(`./${file}`, import.meta.url)), join(folder, file));
       }
-      const copy = (await import(/* @vite-ignore */ pathToFileURL(join(folder, 'no-such-provider-error.ts')).href)) as typeof import('./no-such-provider-error.js');
+      const copy = (await import(
+        /* @vite-ignore */ pathToFileURL(join(folder, 'no-such-provider-error.ts')).href
+      )) as typeof import('./no-such-provider-error.js');
       const copyBase = (await import(/* @vite-ignore */ pathToFileURL(join(folder, 'ollm-error.ts')).href)) as typeof import('./ollm-error.js');
       expect(copyBase.OllmError).not.toBe(OllmError);
       const foreign = new copy.NoSuchProviderError({ providerName: 'zip', available: [] });

@@ -24,7 +24,10 @@ async function caught(promise: Promise<unknown>): Promise<unknown> {
 const truncateTools = (messages: readonly Message[]) =>
   messages.map((message) =>
     message.role === 'tool'
-      ? withParts(message, message.parts.map((part) => (part.type === 'tool-result' ? { ...part, output: part.output.slice(0, 10) } : part)))
+      ? withParts(
+          message,
+          message.parts.map((part) => (part.type === 'tool-result' ? { ...part, output: part.output.slice(0, 10) } : part)),
+        )
       : message,
   );
 
@@ -57,7 +60,12 @@ describe('compactWith', () => {
 
   it('lets typed ollm errors from a provider through unchanged, so callers can map them', async () => {
     const typed = new InvalidArgumentError({ argument: 'extraConfig.keep', message: 'keep must be positive' });
-    const error = await caught(compactWith(fakeProvider('strict', () => Promise.reject(typed)), sampleConversation()));
+    const error = await caught(
+      compactWith(
+        fakeProvider('strict', () => Promise.reject(typed)),
+        sampleConversation(),
+      ),
+    );
     expect(error).toBe(typed);
   });
 

@@ -28,11 +28,7 @@ export function createProviderContext(context: Partial<ProviderContext> = {}): P
  * (`ProviderExecutionError`), and its output is validated (`InvalidProviderOutputError`).
  * The input array is never modified; on any error the caller still holds it unchanged.
  */
-export async function compactWith(
-  provider: ContextProvider,
-  messages: readonly Message[],
-  options: CompactOptions = {},
-): Promise<CompactionResult> {
+export async function compactWith(provider: ContextProvider, messages: readonly Message[], options: CompactOptions = {}): Promise<CompactionResult> {
   const config = resolveCompressionConfig(options.config);
   const context = createProviderContext(options.context);
   let result: CompactionResult;

@@ -12,11 +12,21 @@ import { createPipelineProvider } from './pipeline-provider.js';
 const truncateTools = (messages: readonly Message[]) =>
   messages.map((message) =>
     message.role === 'tool'
-      ? withParts(message, message.parts.map((part) => (part.type === 'tool-result' ? { ...part, output: part.output.slice(0, 10) } : part)))
+      ? withParts(
+          message,
+          message.parts.map((part) => (part.type === 'tool-result' ? { ...part, output: part.output.slice(0, 10) } : part)),
+        )
       : message,
   );
 const stripReasoning = (messages: readonly Message[]) =>
-  messages.map((message) => (message.parts.some((part) => part.type === 'reasoning') ? withParts(message, message.parts.filter((part) => part.type !== 'reasoning')) : message));
+  messages.map((message) =>
+    message.parts.some((part) => part.type === 'reasoning')
+      ? withParts(
+          message,
+          message.parts.filter((part) => part.type !== 'reasoning'),
+        )
+      : message,
+  );
 
 describe('createPipelineProvider', () => {
   const context = createProviderContext();
@@ -70,7 +80,9 @@ describe('createPipelineProvider', () => {
 
   it('validates each stage and names the stage that broke a rule', async () => {
     const bad = fakeProvider('drops-user', (messages) => messages.filter((message) => message.role !== 'user'));
-    const error = await compactWith(createPipelineProvider([fakeProvider('noop', (m) => m), bad]), input, { config: { limit: 1 }, context }).catch((e: unknown) => e);
+    const error = await compactWith(createPipelineProvider([fakeProvider('noop', (m) => m), bad]), input, { config: { limit: 1 }, context }).catch(
+      (e: unknown) => e,
+    );
     expect(InvalidProviderOutputError.isInstance(error)).toBe(true);
     expect((error as InvalidProviderOutputError).provider).toBe('drops-user');
   });
@@ -79,7 +91,9 @@ describe('createPipelineProvider', () => {
     const throwing = fakeProvider('explodes', () => {
       throw new Error('boom');
     });
-    const error = await compactWith(createPipelineProvider([fakeProvider('noop', (m) => m), throwing]), input, { config: { limit: 1 }, context }).catch((e: unknown) => e);
+    const error = await compactWith(createPipelineProvider([fakeProvider('noop', (m) => m), throwing]), input, { config: { limit: 1 }, context }).catch(
+      (e: unknown) => e,
+    );
     expect(ProviderExecutionError.isInstance(error)).toBe(true);
     expect((error as ProviderExecutionError).provider).toBe('explodes');
   });

@@ -1,5 +1,6 @@
 import type { Message } from '../messages/message.js';
 import { computeSourceDigest } from '../digest/source-digest.js';
+import { InvalidArgumentError } from '../errors/invalid-argument-error.js';
 import { OllmError } from '../errors/ollm-error.js';
 import { ProviderExecutionError } from '../errors/provider-execution-error.js';
 import { validateCompaction } from '../integrity/validate-compaction.js';
@@ -14,7 +15,7 @@ import type { ProviderContext } from '../spec/provider-context.js';
  * validated; results are merged (removed pieces, limitations and stats add up).
  */
 export function createPipelineProvider(stages: readonly ContextProvider[]): ContextProvider {
-  if (stages.length === 0) throw new Error('A pipeline needs at least one provider.');
+  if (stages.length === 0) throw new InvalidArgumentError({ argument: 'stages', message: 'A pipeline needs at least one provider.' });
   const name = stages.map((stage) => stage.name).join(',');
   return {
     specificationVersion: 'v1',
@@ -68,12 +69,7 @@ export function createPipelineProvider(stages: readonly ContextProvider[]): Cont
 }
 
 /** Stamps a stage's own error with the stage's name, not the pipeline's (`mask,trim`). */
-async function runStage(
-  stage: ContextProvider,
-  messages: readonly Message[],
-  config: CompressionConfig,
-  context: ProviderContext,
-): Promise<CompactionResult> {
+async function runStage(stage: ContextProvider, messages: readonly Message[], config: CompressionConfig, context: ProviderContext): Promise<CompactionResult> {
   try {
     return await stage.compress(messages, config, context);
   } catch (error) {

@@ -1,4 +1,4 @@
-/** The rules every provider's output must keep (SPEC section 3). */
+/** The rules every provider's output must keep. */
 export const INTEGRITY_RULES = {
   'result-shape': 'the result has messages, a source digest and a coveredThrough within the input',
   'unique-ids': 'message ids are unique in the output',

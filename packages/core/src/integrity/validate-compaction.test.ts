@@ -12,7 +12,14 @@ import { findIntegrityViolations, validateCompaction } from './validate-compacti
 const tokens = new TokenCounter(createTokenizer('o200k_base'));
 const input = sampleConversation();
 const [system, firstUser, call1, result1, answer, secondUser, call2, result2] = input as [
-  Message, Message, Message, Message, Message, Message, Message, Message,
+  Message,
+  Message,
+  Message,
+  Message,
+  Message,
+  Message,
+  Message,
+  Message,
 ];
 
 function rulesBroken(output: readonly Message[], extra: Partial<CompactionResult> = {}, source: readonly Message[] = input): IntegrityRule[] {
@@ -102,7 +109,13 @@ describe('findIntegrityViolations: each rule fires', () => {
     const pinnedInput = input.map((message) => (message === answer ? { ...answer, pinned: true } : message));
     const edited = pinnedInput.map((message) => (message.id === answer.id ? withParts(message, [{ type: 'text', text: 'short' }]) : message));
     expect(rulesBroken(edited, {}, pinnedInput)).toEqual(['pinned-unchanged']);
-    expect(rulesBroken(pinnedInput.filter((message) => message.id !== answer.id), {}, pinnedInput)).toEqual(['pinned-unchanged']);
+    expect(
+      rulesBroken(
+        pinnedInput.filter((message) => message.id !== answer.id),
+        {},
+        pinnedInput,
+      ),
+    ).toEqual(['pinned-unchanged']);
   });
 
   it('not-larger: larger output', () => {
@@ -113,7 +126,18 @@ describe('findIntegrityViolations: each rule fires', () => {
   it('covers every rule in INTEGRITY_RULES', () => {
     // Keeps this file honest: a new rule needs a test above.
     expect(Object.keys(INTEGRITY_RULES).sort()).toEqual(
-      ['not-larger', 'order-kept', 'pinned-unchanged', 'result-shape', 'roles-intact', 'system-unchanged', 'timestamps-unchanged', 'tool-pairing', 'unique-ids', 'user-unchanged'].sort(),
+      [
+        'not-larger',
+        'order-kept',
+        'pinned-unchanged',
+        'result-shape',
+        'roles-intact',
+        'system-unchanged',
+        'timestamps-unchanged',
+        'tool-pairing',
+        'unique-ids',
+        'user-unchanged',
+      ].sort(),
     );
   });
 });
@@ -129,7 +153,10 @@ describe('findIntegrityViolations: valid edits pass', () => {
   });
 
   it('stripped reasoning', () => {
-    const stripped = withParts(call1, call1.parts.filter((part) => part.type !== 'reasoning'));
+    const stripped = withParts(
+      call1,
+      call1.parts.filter((part) => part.type !== 'reasoning'),
+    );
     expect(rulesBroken(input.map((message) => (message === call1 ? stripped : message)))).toEqual([]);
   });
 

@@ -10,11 +10,7 @@ import { findToolPairingProblem } from './tool-pairing.js';
  * Checks a provider's result against the integrity rules and returns every violation found
  * (empty when the output is valid).
  */
-export function findIntegrityViolations(
-  input: readonly Message[],
-  result: CompactionResult,
-  tokens: TokenCounter,
-): IntegrityViolation[] {
+export function findIntegrityViolations(input: readonly Message[], result: CompactionResult, tokens: TokenCounter): IntegrityViolation[] {
   const violations: IntegrityViolation[] = [];
   // Providers are third-party code: a missing result must be a rule violation, not a TypeError.
   if (result == null || typeof result !== 'object') {
@@ -45,7 +41,10 @@ export function findIntegrityViolations(
     if (index === undefined) {
       const toolData = message.parts.some((part) => part.type === 'tool-call' || part.type === 'tool-result');
       if ((message.role !== 'system' && message.role !== 'assistant') || toolData) {
-        violations.push({ rule: 'roles-intact', detail: `inserted message ${position} ("${message.id}") is ${message.role}${toolData ? ' with tool data' : ''}` });
+        violations.push({
+          rule: 'roles-intact',
+          detail: `inserted message ${position} ("${message.id}") is ${message.role}${toolData ? ' with tool data' : ''}`,
+        });
       }
       continue;
     }
@@ -86,12 +85,7 @@ export function findIntegrityViolations(
 }
 
 /** Throws `InvalidProviderOutputError` naming the provider and the first rule broken. */
-export function validateCompaction(
-  provider: string,
-  input: readonly Message[],
-  result: CompactionResult,
-  tokens: TokenCounter,
-): void {
+export function validateCompaction(provider: string, input: readonly Message[], result: CompactionResult, tokens: TokenCounter): void {
   const [first] = findIntegrityViolations(input, result, tokens);
   if (first) throw new InvalidProviderOutputError({ provider, rule: first.rule, detail: first.detail });
 }

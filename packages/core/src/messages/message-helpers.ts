@@ -1,11 +1,5 @@
 import type { Message } from './message.js';
-import type {
-  MessagePart,
-  ReasoningPart,
-  TextPart,
-  ToolCallPart,
-  ToolResultPart,
-} from './message-part.js';
+import type { MessagePart, ReasoningPart, TextPart, ToolCallPart, ToolResultPart } from './message-part.js';
 
 export function textPart(text: string): TextPart {
   return { type: 'text', text };

@@ -3,7 +3,11 @@ import type { Message } from './message.js';
 import { toolTurnGroups } from './tool-turns.js';
 
 const say = (id: string, role: Message['role']): Message => ({ id, role, parts: [{ type: 'text', text: id }] });
-const call = (id: string, ...callIds: string[]): Message => ({ id, role: 'assistant', parts: callIds.map((callId) => ({ type: 'tool-call' as const, callId, name: 'bash', input: {} })) });
+const call = (id: string, ...callIds: string[]): Message => ({
+  id,
+  role: 'assistant',
+  parts: callIds.map((callId) => ({ type: 'tool-call' as const, callId, name: 'bash', input: {} })),
+});
 const result = (id: string, callId: string): Message => ({ id, role: 'tool', parts: [{ type: 'tool-result', callId, output: 'out' }] });
 
 describe('toolTurnGroups', () => {

@@ -11,17 +11,10 @@ export interface CallSignal {
  * Combines the caller's AbortSignal with `AbortSignal.timeout(timeoutMs)`. The timeout covers the
  * whole call, retries and backoff included, so a caller's deadline is never multiplied by them.
  */
-export function createCallSignal({
-  abortSignal,
-  timeoutMs,
-}: {
-  abortSignal?: AbortSignal;
-  timeoutMs?: number;
-}): CallSignal {
+export function createCallSignal({ abortSignal, timeoutMs }: { abortSignal?: AbortSignal; timeoutMs?: number }): CallSignal {
   const signals: AbortSignal[] = [];
   if (abortSignal) signals.push(abortSignal);
-  const timeoutSignal =
-    timeoutMs !== undefined && Number.isFinite(timeoutMs) ? AbortSignal.timeout(timeoutMs) : undefined;
+  const timeoutSignal = timeoutMs !== undefined && Number.isFinite(timeoutMs) ? AbortSignal.timeout(timeoutMs) : undefined;
   if (timeoutSignal) signals.push(timeoutSignal);
   const signal = signals.length === 0 ? new AbortController().signal : AbortSignal.any(signals);
   return {

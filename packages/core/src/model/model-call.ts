@@ -26,10 +26,7 @@ export interface ModelCallOptions {
  * caller's abort with the total timeout. A caller's abort wins over everything, a timeout becomes
  * `timeoutError`, and any other failure is thrown as the last attempt left it.
  */
-export async function runModelCall<T>(
-  options: ModelCallOptions,
-  attempt: (attempt: number, signal: AbortSignal) => Promise<T>,
-): Promise<T> {
+export async function runModelCall<T>(options: ModelCallOptions, attempt: (attempt: number, signal: AbortSignal) => Promise<T>): Promise<T> {
   const { abortSignal, retry } = options;
   const call = createCallSignal({ abortSignal, timeoutMs: options.timeoutMs });
   let attempts = 0;

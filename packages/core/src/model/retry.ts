@@ -49,9 +49,7 @@ export interface RetryOptions extends Partial<RetryPolicy> {
  */
 export function isRetryableModelError(error: unknown): RetryDecision {
   if (ModelResponseError.isInstance(error)) {
-    return error.retryAfterMs === undefined
-      ? { retryable: error.isRetryable }
-      : { retryable: error.isRetryable, retryAfterMs: error.retryAfterMs };
+    return error.retryAfterMs === undefined ? { retryable: error.isRetryable } : { retryable: error.isRetryable, retryAfterMs: error.retryAfterMs };
   }
   if (ModelUnavailableError.isInstance(error)) return { retryable: error.isRetryable };
   return { retryable: false };
@@ -71,10 +69,7 @@ export function backoffDelay(attempt: number, policy: RetryPolicy, random: () =>
  * then throws the last error. Waits honour a server's retry-after and stop at once on abort
  * (throwing the signal's reason).
  */
-export async function retryWithBackoff<T>(
-  operation: (attempt: number) => Promise<T>,
-  options: RetryOptions = {},
-): Promise<T> {
+export async function retryWithBackoff<T>(operation: (attempt: number) => Promise<T>, options: RetryOptions = {}): Promise<T> {
   const policy: RetryPolicy = {
     maxRetries: options.maxRetries ?? DEFAULT_RETRY_POLICY.maxRetries,
     initialDelayMs: options.initialDelayMs ?? DEFAULT_RETRY_POLICY.initialDelayMs,

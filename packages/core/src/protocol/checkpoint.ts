@@ -1,6 +1,6 @@
 import type { Message } from '../messages/message.js';
 
-/** A checkpoint as the seed defines it; goal-aware stores one in `metadata.checkpoint` of its summary message. */
+/** A checkpoint, as the runtime and goal-aware share it; goal-aware stores one in `metadata.checkpoint` of its summary message. */
 export interface Checkpoint {
   readonly id: string;
   /** 3 = new (detailed, ~1200 tokens), 2 = old (~600), 1 = ancient (~300), 0 = merged ultra (~150). */

@@ -26,7 +26,7 @@ export interface CompactionStats {
   readonly modelCalls?: number;
 }
 
-/** A user message a provider folded away under an explicit policy (SPEC section 4). */
+/** A user message a provider folded away under an explicit policy. */
 export interface FoldedMessage {
   readonly messageId: string;
   readonly reason: string;

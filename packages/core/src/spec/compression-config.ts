@@ -1,4 +1,4 @@
-/** How a provider should compress. Defaults follow gptme's (SPEC section 3). */
+/** How a provider should compress. Defaults follow gptme's. */
 export interface CompressionConfig {
   /** Target size in tokens. `undefined` means never compress automatically. */
   readonly limit?: number;

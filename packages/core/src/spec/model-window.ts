@@ -34,7 +34,9 @@ export async function modelWindow(model: LanguageModel, options: ModelWindowOpti
     }
   } catch (error) {
     abortSignal?.throwIfAborted();
-    logger.debug(`${providerName}: describe() failed (${error instanceof Error ? error.message : String(error)}); assuming ${FALLBACK_MODEL_CONTEXT_TOKENS} tokens`);
+    logger.debug(
+      `${providerName}: describe() failed (${error instanceof Error ? error.message : String(error)}); assuming ${FALLBACK_MODEL_CONTEXT_TOKENS} tokens`,
+    );
   }
   return FALLBACK_MODEL_CONTEXT_TOKENS;
 }

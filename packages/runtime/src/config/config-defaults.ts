@@ -14,7 +14,6 @@ export interface OllmConfig {
   home: string;
   compression: {
     enabled: boolean;
-    strategy: string;
     autoPipeline: string;
     threshold: number;
     preserveRecent: number;
@@ -26,10 +25,10 @@ export interface OllmConfig {
     /** Tokens kept back for the model's reply; unset: the runtime keeps 15% of the window. */
     replyReserve?: number;
   };
-  snapshots: { enabled: boolean; autoCreate: boolean; autoThreshold: number; retain: number };
+  snapshots: { enabled: boolean; autoCreate: boolean; retain: number };
 }
 
-/** Defaults from the seeds (SPEC section 5); `home` is filled from the environment. */
+/** The defaults (docs/runtime.md lists them); `home` is filled from the environment. */
 export const DEFAULT_OLLM_CONFIG: Omit<OllmConfig, 'home'> = {
   model: 'llama3.2:3b',
   api: 'ollama',
@@ -38,7 +37,6 @@ export const DEFAULT_OLLM_CONFIG: Omit<OllmConfig, 'home'> = {
   provider: 'goal-aware',
   compression: {
     enabled: true,
-    strategy: 'summarize',
     autoPipeline: 'mask,code-aware,trim,goal-aware',
     threshold: 0.8,
     preserveRecent: 2048,
@@ -49,5 +47,5 @@ export const DEFAULT_OLLM_CONFIG: Omit<OllmConfig, 'home'> = {
     userShare: 0.5,
     // replyReserve is left unset: its default depends on the window, known only once connected.
   },
-  snapshots: { enabled: true, autoCreate: true, autoThreshold: 0.8, retain: 20 },
+  snapshots: { enabled: true, autoCreate: true, retain: 20 },
 };

@@ -12,7 +12,6 @@ export const ollmConfigSchema = z
     compression: z
       .object({
         enabled: z.boolean(),
-        strategy: z.string().min(1),
         autoPipeline: z.string().min(1),
         threshold: z.number().gt(0).max(1),
         preserveRecent: z.number().int().min(0),
@@ -29,7 +28,6 @@ export const ollmConfigSchema = z
       .object({
         enabled: z.boolean(),
         autoCreate: z.boolean(),
-        autoThreshold: z.number().gt(0).max(1),
         retain: z.number().int().min(1),
       })
       .partial()

@@ -16,11 +16,11 @@ afterEach(() => {
 });
 
 describe('loadConfig', () => {
-  it('gives the seed defaults with their sources', async () => {
+  it('gives the defaults with their sources', async () => {
     const project = newFolder();
     const { config, sources } = await loadConfig({ cwd: project, env: { OLLM_HOME: join(project, 'home') } });
-    expect(config.compression).toMatchObject({ enabled: true, strategy: 'summarize', preserveRecent: 2048, threshold: 0.8 });
-    expect(config.snapshots).toMatchObject({ enabled: true, autoCreate: true, autoThreshold: 0.8, retain: 20 });
+    expect(config.compression).toMatchObject({ enabled: true, preserveRecent: 2048, threshold: 0.8 });
+    expect(config.snapshots).toEqual({ enabled: true, autoCreate: true, retain: 20 });
     expect(config.home).toBe(join(project, 'home'));
     expect(sources['compression.threshold']).toBe('default');
     expect(sources.home).toBe('env:OLLM_HOME');
@@ -113,5 +113,18 @@ describe('loadConfig', () => {
     await expect(loadConfig({ cwd: project, env: { OLLM_HOME: join(project, 'home') } })).rejects.toThrowError(/compresion/);
     const clean = newFolder();
     await expect(loadConfig({ cwd: clean, env: { OLLM_HOME: join(clean, 'home'), OLLM_HOST: 'not a url' } })).rejects.toThrowError(/environment: host/);
+  });
+
+  it('refuses keys nothing reads (compression.strategy, snapshots.autoThreshold), naming the file and the key', async () => {
+    for (const [key, body] of [
+      ['compression.strategy', { compression: { strategy: 'banana' } }],
+      ['snapshots.autoThreshold', { snapshots: { autoThreshold: 0.8 } }],
+    ] as const) {
+      const project = newFolder();
+      writeFileSync(join(project, '.ollmrc.json'), JSON.stringify(body));
+      await expect(loadConfig({ cwd: project, env: { OLLM_HOME: join(project, 'home') } })).rejects.toThrowError(
+        new RegExp(`\\.ollmrc\\.json: ${key.replace('.', '\\.')}: Unrecognized key`),
+      );
+    }
   });
 });

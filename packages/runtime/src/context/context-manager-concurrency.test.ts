@@ -14,7 +14,9 @@ function slowStage(runs: { count: number }): ContextProvider {
       runs.count += 1;
       const startedAt = performance.now();
       const output = messages.map((message): Message =>
-        message.role !== 'tool' ? message : { ...message, parts: message.parts.map((part) => (part.type === 'tool-result' ? { ...part, output: part.output.slice(0, 20) } : part)) },
+        message.role !== 'tool'
+          ? message
+          : { ...message, parts: message.parts.map((part) => (part.type === 'tool-result' ? { ...part, output: part.output.slice(0, 20) } : part)) },
       );
       await new Promise((resolve) => setTimeout(resolve, 20));
       return buildCompactionResult({ input: messages, output, tokens: context.tokens, startedAt });

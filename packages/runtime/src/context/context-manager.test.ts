@@ -47,7 +47,10 @@ const halveAssistantText: ContextProvider = {
     const output = messages.map((message) =>
       message.role !== 'assistant'
         ? message
-        : { ...message, parts: message.parts.map((part) => (part.type === 'text' ? { ...part, text: part.text.slice(0, Math.ceil(part.text.length / 2)) } : part)) },
+        : {
+            ...message,
+            parts: message.parts.map((part) => (part.type === 'text' ? { ...part, text: part.text.slice(0, Math.ceil(part.text.length / 2)) } : part)),
+          },
     );
     return buildCompactionResult({ input: messages, output, tokens: context.tokens, startedAt });
   },
@@ -75,7 +78,14 @@ function unchangedModelStage(modelCalls: number): ContextProvider {
     shouldCompress: () => true,
     async compress(messages, config, context) {
       const startedAt = performance.now();
-      return buildCompactionResult({ input: messages, output: messages, tokens: context.tokens, startedAt, limitations: ['nothing to do'], modelStats: { modelCalls, modelInputTokens: 0, modelOutputTokens: 0 } });
+      return buildCompactionResult({
+        input: messages,
+        output: messages,
+        tokens: context.tokens,
+        startedAt,
+        limitations: ['nothing to do'],
+        modelStats: { modelCalls, modelInputTokens: 0, modelOutputTokens: 0 },
+      });
     },
   };
 }
@@ -108,19 +118,33 @@ function addTurn(manager: ContextManager, outputSize = 600, assistantWords = 0):
   turn += 1;
   const callId = `call-${turn}`;
   manager.addMessage({ role: 'user', parts: [{ type: 'text', text: `Please run step ${turn}.` }] });
-  manager.addMessage({ role: 'assistant', parts: [{ type: 'text', text: `Running step ${turn}.${' because'.repeat(assistantWords)}` }, { type: 'tool-call', callId, name: 'bash', input: { command: `step ${turn}` } }] });
+  manager.addMessage({
+    role: 'assistant',
+    parts: [
+      { type: 'text', text: `Running step ${turn}.${' because'.repeat(assistantWords)}` },
+      { type: 'tool-call', callId, name: 'bash', input: { command: `step ${turn}` } },
+    ],
+  });
   manager.addMessage({ role: 'tool', parts: [{ type: 'tool-result', callId, output: `output ${turn} `.repeat(outputSize / 3) }] });
 }
 
 function record(manager: ContextManager): Record<string, number> {
   const counts: Record<string, number> = {};
-  const names: ContextEventName[] = ['compressed', 'compression-error', 'compression-skipped', 'circuit-open', 'auto-snapshot-created', 'snapshot-restored', 'goal-updated'];
+  const names: ContextEventName[] = [
+    'compressed',
+    'compression-error',
+    'compression-skipped',
+    'circuit-open',
+    'auto-snapshot-created',
+    'snapshot-restored',
+    'goal-updated',
+  ];
   for (const name of names) manager.on(name, () => (counts[name] = (counts[name] ?? 0) + 1));
   return counts;
 }
 
 describe('ContextManager', () => {
-  it('computes the seed budget and its trigger, with 15% of the window kept for the reply', () => {
+  it('computes the budget and its trigger, with 15% of the window kept for the reply', () => {
     const manager = new ContextManager({ contextSize: 16_000, systemPrompt: 'x '.repeat(500), registry: new ProviderRegistry() });
     const budget = manager.budget();
     expect(budget.replyReserve).toBe(2_400);
@@ -132,7 +156,9 @@ describe('ContextManager', () => {
 
   it('takes a configured reply reserve and refuses one that leaves less than half the window', () => {
     expect(new ContextManager({ contextSize: 4_096, replyReserve: 512, registry: new ProviderRegistry() }).budget().requestLimit).toBe(3_584);
-    expect(() => new ContextManager({ contextSize: 4_096, replyReserve: 3_000, registry: new ProviderRegistry() })).toThrow(/replyReserve must be a whole number of tokens from 1 to half the window \(2048 of 4096\)/);
+    expect(() => new ContextManager({ contextSize: 4_096, replyReserve: 3_000, registry: new ProviderRegistry() })).toThrow(
+      /replyReserve must be a whole number of tokens from 1 to half the window \(2048 of 4096\)/,
+    );
   });
 
   it('compresses automatically at the threshold and never sends more than the window', async () => {
@@ -293,7 +319,10 @@ describe('ContextManager', () => {
 
   it('renders the goal into the system message, which is never compressed', () => {
     const manager = new ContextManager({ contextSize: 8_000, registry: new ProviderRegistry(), systemPrompt: 'You are a coding agent.' });
-    manager.addMessage({ role: 'assistant', parts: [{ type: 'text', text: 'Plan:\n[GOAL] Fix the parser\n[CHECKPOINT] Reproduce - COMPLETED\n[NEXT] Write the fix' }] });
+    manager.addMessage({
+      role: 'assistant',
+      parts: [{ type: 'text', text: 'Plan:\n[GOAL] Fix the parser\n[CHECKPOINT] Reproduce - COMPLETED\n[NEXT] Write the fix' }],
+    });
     const system = manager.messagesForModel()[0]!;
     expect(system.role).toBe('system');
     expect(system.pinned).toBe(true);

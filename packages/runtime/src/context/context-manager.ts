@@ -1,4 +1,22 @@
-import { type CompactionResult, compactWith, type CompressionConfig, type ContextProvider, createMessageId, createTokenizer, isCheckpointMessage, type LanguageModel, type LanguageModelResult, type Message, MESSAGE_OVERHEAD_TOKENS, messageText, OllmError, type ProviderContext, silentLogger, TokenCounter } from '@ollm/core';
+import {
+  type CompactionResult,
+  compactWith,
+  type CompressionConfig,
+  type ContextProvider,
+  createMessageId,
+  createTokenizer,
+  isCheckpointMessage,
+  type LanguageModel,
+  type LanguageModelResult,
+  type Message,
+  MESSAGE_OVERHEAD_TOKENS,
+  messageText,
+  NoModelError,
+  OllmError,
+  type ProviderContext,
+  silentLogger,
+  TokenCounter,
+} from '@ollm/core';
 import { ContextOverflowError } from '../errors/context-overflow-error.js';
 import { ContextEventEmitter, type ContextEventListener, type ContextEventName } from '../events/context-events.js';
 import { GoalManager } from '../goals/goal-manager.js';
@@ -239,7 +257,10 @@ export class ContextManager {
     if (this.inFlight) return undefined;
     if (!this.shouldCompress()) {
       const budget = this.budget();
-      this.events.emit('compression-skipped', { provider: 'automatic', reason: `not needed: the conversation holds ${budget.conversationTokens} tokens, under the trigger of ${budget.trigger}` });
+      this.events.emit('compression-skipped', {
+        provider: 'automatic',
+        reason: `not needed: the conversation holds ${budget.conversationTokens} tokens, under the trigger of ${budget.trigger}`,
+      });
       return undefined;
     }
     return this.exclusive(() => this.autoCompress(options.abortSignal, this.options.automaticCompression !== false));
@@ -280,7 +301,7 @@ export class ContextManager {
    */
   async complete(options: CompleteOptions = {}): Promise<ContextCompletion> {
     const model = options.model ?? this.options.model;
-    if (!model) throw new OllmError({ code: 'no-model', message: 'complete() needs a model: pass `model` to the ContextManager or to complete().' });
+    if (!model) throw new NoModelError({ needer: 'complete()', message: 'complete() needs a model: pass `model` to the ContextManager or to complete().' });
     const request = await this.prepareRequest(options.abortSignal ? { abortSignal: options.abortSignal } : {});
     const result = await model.complete({
       messages: request.messages,
@@ -359,7 +380,10 @@ export class ContextManager {
    */
   private async autoCompress(abortSignal: AbortSignal | undefined, useModel = true): Promise<CompressionOutcome | undefined> {
     const modelProviders = new Set(this.options.modelProviders ?? DEFAULT_MODEL_PROVIDERS);
-    const names = (this.options.autoPipeline ?? DEFAULT_PIPELINE).split(',').map((name) => name.trim()).filter((name) => this.registry.has(name));
+    const names = (this.options.autoPipeline ?? DEFAULT_PIPELINE)
+      .split(',')
+      .map((name) => name.trim())
+      .filter((name) => this.registry.has(name));
     const ruleStages = names.filter((name) => !modelProviders.has(name)).map((name) => this.registry.get(name));
     const modelStages = names.filter((name) => modelProviders.has(name)).map((name) => this.registry.get(name));
     const start = this.runStart();
@@ -373,7 +397,10 @@ export class ContextManager {
       if (!this.overTarget() || abortSignal?.aborted) break;
       if (!this.options.model) break;
       if (this.breaker.isOpen) {
-        this.events.emit('compression-skipped', { provider: stage.name, reason: `circuit open after ${this.breaker.consecutiveFailures} consecutive failures; rule-based stages only` });
+        this.events.emit('compression-skipped', {
+          provider: stage.name,
+          reason: `circuit open after ${this.breaker.consecutiveFailures} consecutive failures; rule-based stages only`,
+        });
         break;
       }
       const attempt = await this.tryStage(stage, true, abortSignal);
@@ -388,7 +415,11 @@ export class ContextManager {
       // that paid for model calls and saved nothing is, or an empty-reply model would loop.
       if (attempt.kind === 'no-saving' && attempt.modelCalls === 0) continue;
       if (this.breaker.recordFailure()) {
-        this.events.emit('circuit-open', { provider: stage.name, failures: this.breaker.consecutiveFailures, fallback: ruleStages.map((s) => s.name).join(',') || 'window-guard' });
+        this.events.emit('circuit-open', {
+          provider: stage.name,
+          failures: this.breaker.consecutiveFailures,
+          fallback: ruleStages.map((s) => s.name).join(',') || 'window-guard',
+        });
       }
     }
     const guarded = await this.guardWindow();
@@ -473,7 +504,11 @@ export class ContextManager {
   }
 
   /** Runs a provider on a copy of the active context, so messages added meanwhile cannot change its input. */
-  private async run(provider: ContextProvider, limit = this.targetLimit(), abortSignal?: AbortSignal): Promise<{ result: CompactionResult; inputLength: number; input: readonly Message[] }> {
+  private async run(
+    provider: ContextProvider,
+    limit = this.targetLimit(),
+    abortSignal?: AbortSignal,
+  ): Promise<{ result: CompactionResult; inputLength: number; input: readonly Message[] }> {
     const input = [...this.messages];
     const config: Partial<CompressionConfig> = {
       limit,

@@ -40,5 +40,10 @@ export function renderFoldedQuotes(quotes: readonly FoldedUserQuote[], budget: n
     used += cost;
   }
   const between = rest.length - newest.length;
-  return [TITLE, line(first!), ...(between > 0 ? [`> (${between} more folded message${between === 1 ? '' : 's'}, in the session history)`] : []), ...newest].join('\n');
+  return [
+    TITLE,
+    line(first!),
+    ...(between > 0 ? [`> (${between} more folded message${between === 1 ? '' : 's'}, in the session history)`] : []),
+    ...newest,
+  ].join('\n');
 }

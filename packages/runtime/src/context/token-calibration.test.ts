@@ -40,13 +40,17 @@ describe('TokenCalibration', () => {
 
   it('stays within [floor, ceiling] for any readings, and never scales an estimate down', () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.integer({ min: 1, max: 200_000 }), fc.double({ min: 0.001, max: 50, noNaN: true })), { maxLength: 40 }), fc.integer({ min: 0, max: 100_000 }), (readings, estimate) => {
-        const calibration = new TokenCalibration();
-        for (const [tokens, factor] of readings) calibration.record(tokens, Math.max(1, Math.round(tokens * factor)));
-        expect(calibration.ratio).toBeGreaterThanOrEqual(CALIBRATION_FLOOR);
-        expect(calibration.ratio).toBeLessThanOrEqual(CALIBRATION_CEILING);
-        expect(calibration.apply(estimate)).toBeGreaterThanOrEqual(estimate);
-      }),
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 1, max: 200_000 }), fc.double({ min: 0.001, max: 50, noNaN: true })), { maxLength: 40 }),
+        fc.integer({ min: 0, max: 100_000 }),
+        (readings, estimate) => {
+          const calibration = new TokenCalibration();
+          for (const [tokens, factor] of readings) calibration.record(tokens, Math.max(1, Math.round(tokens * factor)));
+          expect(calibration.ratio).toBeGreaterThanOrEqual(CALIBRATION_FLOOR);
+          expect(calibration.ratio).toBeLessThanOrEqual(CALIBRATION_CEILING);
+          expect(calibration.apply(estimate)).toBeGreaterThanOrEqual(estimate);
+        },
+      ),
     );
   });
 

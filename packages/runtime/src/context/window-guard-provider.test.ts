@@ -11,7 +11,14 @@ describe('window guard', () => {
     const messages: Message[] = [
       text('s', 'system', 'rules'),
       text('u1', 'user', 'first task'),
-      { id: 'a1', role: 'assistant', parts: [{ type: 'tool-call', callId: 'c1', name: 'bash', input: {} }, { type: 'tool-call', callId: 'c2', name: 'bash', input: {} }] },
+      {
+        id: 'a1',
+        role: 'assistant',
+        parts: [
+          { type: 'tool-call', callId: 'c1', name: 'bash', input: {} },
+          { type: 'tool-call', callId: 'c2', name: 'bash', input: {} },
+        ],
+      },
       { id: 't1', role: 'tool', parts: [{ type: 'tool-result', callId: 'c1', output: long }] },
       { id: 't2', role: 'tool', parts: [{ type: 'tool-result', callId: 'c2', output: long }] },
       { id: 'a2', role: 'assistant', parts: [{ type: 'tool-call', callId: 'c3', name: 'bash', input: {} }] },
@@ -32,29 +39,38 @@ describe('window guard', () => {
 });
 
 describe('window guard (property)', () => {
-  const turn = fc.record({ user: fc.integer({ min: 1, max: 120 }), tool: fc.option(fc.integer({ min: 1, max: 300 }), { nil: undefined }), reply: fc.boolean() });
+  const turn = fc.record({
+    user: fc.integer({ min: 1, max: 120 }),
+    tool: fc.option(fc.integer({ min: 1, max: 300 }), { nil: undefined }),
+    reply: fc.boolean(),
+  });
   it('never folds the latest user message or one the model has not answered, and keeps pairing valid', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(turn, { minLength: 1, maxLength: 12 }), fc.integer({ min: 0, max: 3 }), fc.integer({ min: 1, max: 2_000 }), async (turns, pendingCount, limit) => {
-        const messages: Message[] = [text('s', 'system', 'rules')];
-        turns.forEach((entry, index) => {
-          messages.push(text(`u${index}`, 'user', 'ask '.repeat(entry.user)));
-          if (entry.tool !== undefined) {
-            messages.push({ id: `a${index}`, role: 'assistant', parts: [{ type: 'tool-call', callId: `c${index}`, name: 'bash', input: {} }] });
-            messages.push({ id: `t${index}`, role: 'tool', parts: [{ type: 'tool-result', callId: `c${index}`, output: 'out '.repeat(entry.tool) }] });
-          }
-          if (entry.reply || index < turns.length - 1) messages.push(text(`r${index}`, 'assistant', 'done'));
-        });
-        const pending = Array.from({ length: pendingCount }, (_, index) => text(`p${index}`, 'user', 'waiting '.repeat(20)));
-        messages.push(...pending);
-        // compactWith validates the output: pairing, order, roles, untouched user text.
-        const result = await compactWith(createWindowGuardProvider(), messages, { config: { limit } });
-        const kept = new Set(result.messages.map((message) => message.id));
-        const latestUser = messages.findLast((message) => message.role === 'user')!;
-        expect(kept.has(latestUser.id)).toBe(true);
-        for (const message of pending) expect(kept.has(message.id)).toBe(true);
-        expect(kept.has('s')).toBe(true);
-      }),
+      fc.asyncProperty(
+        fc.array(turn, { minLength: 1, maxLength: 12 }),
+        fc.integer({ min: 0, max: 3 }),
+        fc.integer({ min: 1, max: 2_000 }),
+        async (turns, pendingCount, limit) => {
+          const messages: Message[] = [text('s', 'system', 'rules')];
+          turns.forEach((entry, index) => {
+            messages.push(text(`u${index}`, 'user', 'ask '.repeat(entry.user)));
+            if (entry.tool !== undefined) {
+              messages.push({ id: `a${index}`, role: 'assistant', parts: [{ type: 'tool-call', callId: `c${index}`, name: 'bash', input: {} }] });
+              messages.push({ id: `t${index}`, role: 'tool', parts: [{ type: 'tool-result', callId: `c${index}`, output: 'out '.repeat(entry.tool) }] });
+            }
+            if (entry.reply || index < turns.length - 1) messages.push(text(`r${index}`, 'assistant', 'done'));
+          });
+          const pending = Array.from({ length: pendingCount }, (_, index) => text(`p${index}`, 'user', 'waiting '.repeat(20)));
+          messages.push(...pending);
+          // compactWith validates the output: pairing, order, roles, untouched user text.
+          const result = await compactWith(createWindowGuardProvider(), messages, { config: { limit } });
+          const kept = new Set(result.messages.map((message) => message.id));
+          const latestUser = messages.findLast((message) => message.role === 'user')!;
+          expect(kept.has(latestUser.id)).toBe(true);
+          for (const message of pending) expect(kept.has(message.id)).toBe(true);
+          expect(kept.has('s')).toBe(true);
+        },
+      ),
       { numRuns: 200 },
     );
   });

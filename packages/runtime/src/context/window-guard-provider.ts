@@ -1,4 +1,14 @@
-import { buildCompactionResult, type ContextProvider, type FoldedMessage, type Message, type RemovedContent, renderMessage, saveRemovedContent, sha256Hex, toolTurnGroups } from '@ollm/core';
+import {
+  buildCompactionResult,
+  type ContextProvider,
+  type FoldedMessage,
+  type Message,
+  type RemovedContent,
+  renderMessage,
+  saveRemovedContent,
+  sha256Hex,
+  toolTurnGroups,
+} from '@ollm/core';
 
 /** Why the window guard folded user messages (CompactionResult `folded`, `user-messages-folded`). */
 export const WINDOW_GUARD_FOLD_REASON = 'user messages alone outgrew the window; the oldest were folded (saved under logdir, kept in the session history)';
@@ -30,7 +40,13 @@ export function createWindowGuardProvider(): ContextProvider {
         const content = groupMessages.map(renderMessage).join('\n\n');
         const tokens = context.tokens.countMessages(groupMessages);
         const saved = config.logdir ? saveRemovedContent(config.logdir, content) : { sha256: sha256Hex(content), path: undefined };
-        removed.push({ messageId: groupMessages[0]!.id, kind: 'turn', sha256: saved.sha256, originalTokens: tokens, ...(saved.path ? { path: saved.path } : {}) });
+        removed.push({
+          messageId: groupMessages[0]!.id,
+          kind: 'turn',
+          sha256: saved.sha256,
+          originalTokens: tokens,
+          ...(saved.path ? { path: saved.path } : {}),
+        });
         for (const index of group) dropped.add(index);
         total -= tokens;
       }
@@ -43,7 +59,13 @@ export function createWindowGuardProvider(): ContextProvider {
         const tokens = context.tokens.countMessage(message);
         const content = JSON.stringify(message);
         const saved = config.logdir ? saveRemovedContent(config.logdir, content) : { sha256: sha256Hex(content), path: undefined };
-        removed.push({ messageId: message.id, kind: 'user-message', sha256: saved.sha256, originalTokens: tokens, ...(saved.path ? { path: saved.path } : {}) });
+        removed.push({
+          messageId: message.id,
+          kind: 'user-message',
+          sha256: saved.sha256,
+          originalTokens: tokens,
+          ...(saved.path ? { path: saved.path } : {}),
+        });
         folded.push({ messageId: message.id, reason: WINDOW_GUARD_FOLD_REASON });
         dropped.add(index);
         total -= tokens;

@@ -26,7 +26,9 @@ const shortenToolResults: ContextProvider = {
   async compress(messages, config, context) {
     const startedAt = performance.now();
     const output = messages.map((message) =>
-      message.role !== 'tool' ? message : { ...message, parts: message.parts.map((part) => (part.type === 'tool-result' ? { ...part, output: part.output.slice(0, 20) } : part)) },
+      message.role !== 'tool'
+        ? message
+        : { ...message, parts: message.parts.map((part) => (part.type === 'tool-result' ? { ...part, output: part.output.slice(0, 20) } : part)) },
     );
     return buildCompactionResult({ input: messages, output, tokens: context.tokens, startedAt });
   },

@@ -20,14 +20,7 @@ export class ContextOverflowError extends OllmError {
   readonly messageId: string | undefined;
   readonly messageTokens: number | undefined;
 
-  constructor(input: {
-    requestTokens: number;
-    requestLimit: number;
-    contextSize: number;
-    replyReserve: number;
-    messageId?: string;
-    messageTokens?: number;
-  }) {
+  constructor(input: { requestTokens: number; requestLimit: number; contextSize: number; replyReserve: number; messageId?: string; messageTokens?: number }) {
     const format = (value: number) => value.toLocaleString('en-US');
     const window = `the window holds ${format(input.requestLimit)} (${format(input.contextSize)} less ${format(input.replyReserve)} kept for the reply)`;
     const cause =

@@ -1,7 +1,7 @@
 import type { CompactionStats, RemovedContent } from '@ollm/core';
 import type { TruncatedToolResult } from '../context/oversized-tool-results.js';
 
-/** Every event the context runtime emits, with its payload (SPEC section 5). */
+/** Every event the context runtime emits, with its payload (docs/runtime.md lists them). */
 export interface ContextEvents {
   /** One per compression: every stage that changed the context, merged into one result. */
   compressed: {

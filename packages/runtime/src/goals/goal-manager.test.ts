@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseGoalMarker } from '@ollm/core';
 import { GoalManager } from './goal-manager.js';
 
-const seedExample = `Here is where we are.
+const markerExample = `Here is where we are.
 [GOAL] Implement user authentication system
 [CHECKPOINT] Design authentication flow - COMPLETED
 [CHECKPOINT] Implement login endpoint - COMPLETED
@@ -16,7 +16,7 @@ const seedExample = `Here is where we are.
 [NEXT] Complete JWT token generation, then move to user registration`;
 
 describe('parseGoalMarker', () => {
-  it('reads every marker kind of the seed', () => {
+  it('reads every marker kind', () => {
     expect(parseGoalMarker('[GOAL] Ship it')).toEqual({ kind: 'goal', description: 'Ship it' });
     expect(parseGoalMarker('[CHECKPOINT] Write tests - IN PROGRESS')).toEqual({ kind: 'checkpoint', description: 'Write tests', status: 'in-progress' });
     expect(parseGoalMarker('[CHECKPOINT] Write docs - PENDING')).toEqual({ kind: 'checkpoint', description: 'Write docs', status: 'pending' });
@@ -35,7 +35,7 @@ describe('parseGoalMarker', () => {
 describe('GoalManager', () => {
   it('builds the goal state from assistant output and renders it', () => {
     const goals = new GoalManager();
-    const updates = goals.applyAssistantOutput(seedExample);
+    const updates = goals.applyAssistantOutput(markerExample);
     expect(updates).toHaveLength(11);
     const state = goals.state!;
     expect(state.description).toBe('Implement user authentication system');

@@ -69,10 +69,13 @@ function project(declared: string[], installed: FakePackage[]): string {
 
 describe('discoverPlugins in a throwaway project', () => {
   it('registers a declared plugin with the keyword under its package name', async () => {
-    const root = project(['ollm-plugin-alpha', '@acme/ollm-beta'], [
-      { name: 'ollm-plugin-alpha', keywords: [PLUGIN_KEYWORD], source: providerModule('alpha') },
-      { name: '@acme/ollm-beta', keywords: ['other', PLUGIN_KEYWORD], source: providerModule('beta'), entry: 'main' },
-    ]);
+    const root = project(
+      ['ollm-plugin-alpha', '@acme/ollm-beta'],
+      [
+        { name: 'ollm-plugin-alpha', keywords: [PLUGIN_KEYWORD], source: providerModule('alpha') },
+        { name: '@acme/ollm-beta', keywords: ['other', PLUGIN_KEYWORD], source: providerModule('beta'), entry: 'main' },
+      ],
+    );
     const registry = new ProviderRegistry();
     const report = await discoverPlugins({ cwd: root, registry });
     expect(report.warnings).toEqual([]);
@@ -83,10 +86,13 @@ describe('discoverPlugins in a throwaway project', () => {
   });
 
   it('keeps the first plugin that provides a name and warns about the second, naming both', async () => {
-    const root = project(['ollm-first', 'ollm-second'], [
-      { name: 'ollm-first', keywords: [PLUGIN_KEYWORD], source: providerModule('shared-name') },
-      { name: 'ollm-second', keywords: [PLUGIN_KEYWORD], source: providerModule('shared-name') },
-    ]);
+    const root = project(
+      ['ollm-first', 'ollm-second'],
+      [
+        { name: 'ollm-first', keywords: [PLUGIN_KEYWORD], source: providerModule('shared-name') },
+        { name: 'ollm-second', keywords: [PLUGIN_KEYWORD], source: providerModule('shared-name') },
+      ],
+    );
     const registry = new ProviderRegistry();
     const report = await discoverPlugins({ cwd: root, registry });
     expect(registry.list().find((entry) => entry.provider.name === 'shared-name')?.source).toBe('ollm-first');
@@ -106,10 +112,13 @@ describe('discoverPlugins in a throwaway project', () => {
   });
 
   it('does not load a package with the keyword that is not declared, nor a declared one without it', async () => {
-    const root = project(['plain-library'], [
-      { name: 'ollm-plugin-stowaway', keywords: [PLUGIN_KEYWORD], source: `throw new Error('must never be imported');` },
-      { name: 'plain-library', keywords: ['utility'], source: `throw new Error('must never be imported either');` },
-    ]);
+    const root = project(
+      ['plain-library'],
+      [
+        { name: 'ollm-plugin-stowaway', keywords: [PLUGIN_KEYWORD], source: `throw new Error('must never be imported');` },
+        { name: 'plain-library', keywords: ['utility'], source: `throw new Error('must never be imported either');` },
+      ],
+    );
     const registry = new ProviderRegistry();
     const report = await discoverPlugins({ cwd: root, registry });
     expect(report).toEqual({ loaded: [], warnings: [] });
@@ -117,10 +126,13 @@ describe('discoverPlugins in a throwaway project', () => {
   });
 
   it('turns a plugin whose import throws into a warning naming package, path and cause; the others still load', async () => {
-    const root = project(['ollm-plugin-broken', 'ollm-plugin-good'], [
-      { name: 'ollm-plugin-broken', keywords: [PLUGIN_KEYWORD], source: `throw new Error('missing native binding');` },
-      { name: 'ollm-plugin-good', keywords: [PLUGIN_KEYWORD], source: providerModule('good') },
-    ]);
+    const root = project(
+      ['ollm-plugin-broken', 'ollm-plugin-good'],
+      [
+        { name: 'ollm-plugin-broken', keywords: [PLUGIN_KEYWORD], source: `throw new Error('missing native binding');` },
+        { name: 'ollm-plugin-good', keywords: [PLUGIN_KEYWORD], source: providerModule('good') },
+      ],
+    );
     const registry = new ProviderRegistry();
     const report = await discoverPlugins({ cwd: root, registry });
     expect(registry.names()).toEqual(['good']);
@@ -135,10 +147,13 @@ describe('discoverPlugins in a throwaway project', () => {
   });
 
   it('warns when the default export is not a provider', async () => {
-    const root = project(['ollm-plugin-odd', 'ollm-plugin-none'], [
-      { name: 'ollm-plugin-odd', keywords: [PLUGIN_KEYWORD], source: `export default { name: 'odd' };` },
-      { name: 'ollm-plugin-none', keywords: [PLUGIN_KEYWORD], source: `export const provider = 1;` },
-    ]);
+    const root = project(
+      ['ollm-plugin-odd', 'ollm-plugin-none'],
+      [
+        { name: 'ollm-plugin-odd', keywords: [PLUGIN_KEYWORD], source: `export default { name: 'odd' };` },
+        { name: 'ollm-plugin-none', keywords: [PLUGIN_KEYWORD], source: `export const provider = 1;` },
+      ],
+    );
     const registry = new ProviderRegistry();
     const report = await discoverPlugins({ cwd: root, registry });
     expect(report.loaded).toEqual([]);
@@ -147,10 +162,21 @@ describe('discoverPlugins in a throwaway project', () => {
   });
 
   it('accepts an array of providers and a factory as default export', async () => {
-    const root = project(['ollm-plugin-pair', 'ollm-plugin-factory'], [
-      { name: 'ollm-plugin-pair', keywords: [PLUGIN_KEYWORD], source: `${providerModule('one').replace('export default', 'const one =')}\nexport default [one, { ...one, name: 'two' }];` },
-      { name: 'ollm-plugin-factory', keywords: [PLUGIN_KEYWORD], source: `${providerModule('made').replace('export default', 'const made =')}\nexport default async () => made;` },
-    ]);
+    const root = project(
+      ['ollm-plugin-pair', 'ollm-plugin-factory'],
+      [
+        {
+          name: 'ollm-plugin-pair',
+          keywords: [PLUGIN_KEYWORD],
+          source: `${providerModule('one').replace('export default', 'const one =')}\nexport default [one, { ...one, name: 'two' }];`,
+        },
+        {
+          name: 'ollm-plugin-factory',
+          keywords: [PLUGIN_KEYWORD],
+          source: `${providerModule('made').replace('export default', 'const made =')}\nexport default async () => made;`,
+        },
+      ],
+    );
     const registry = new ProviderRegistry();
     await discoverPlugins({ cwd: root, registry });
     expect(registry.names()).toEqual(['made', 'one', 'two']);

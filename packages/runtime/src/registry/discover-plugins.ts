@@ -75,7 +75,13 @@ export async function discoverPlugins(options: DiscoverOptions = {}): Promise<Di
       for (const provider of providers) {
         const owner = claimedBy.get(provider.name);
         if (owner !== undefined) {
-          warnings.push(new PluginLoadError({ packageName: candidate.packageName, path, cause: new Error(`provider "${provider.name}" is already provided by ${owner}; keeping ${owner}'s`) }));
+          warnings.push(
+            new PluginLoadError({
+              packageName: candidate.packageName,
+              path,
+              cause: new Error(`provider "${provider.name}" is already provided by ${owner}; keeping ${owner}'s`),
+            }),
+          );
           continue;
         }
         claimedBy.set(provider.name, candidate.packageName);
@@ -159,7 +165,9 @@ async function loadPlugin(manifestPath: string, manifest: Manifest, conditions: 
   if (typeof exported === 'function') exported = await (exported as () => unknown)();
   const providers = Array.isArray(exported) ? exported : [exported];
   if (providers.length === 0 || !providers.every(isContextProvider)) {
-    throw new Error('its default export is not a ContextProvider (specificationVersion "v1" with name, shouldCompress and compress), an array of them, or a factory returning one');
+    throw new Error(
+      'its default export is not a ContextProvider (specificationVersion "v1" with name, shouldCompress and compress), an array of them, or a factory returning one',
+    );
   }
   return providers as ContextProvider[];
 }

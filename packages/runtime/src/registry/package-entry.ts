@@ -15,11 +15,7 @@ interface EntryManifest {
  * else `main`, else `index.js`. Plugins are usually ESM packages with only an `exports` map, which
  * `require.resolve` cannot see (no `require` condition, no `main`), so this is done by hand.
  */
-export function resolvePackageEntry(
-  manifestPath: string,
-  manifest: EntryManifest,
-  conditions: readonly string[] = DEFAULT_IMPORT_CONDITIONS,
-): string {
+export function resolvePackageEntry(manifestPath: string, manifest: EntryManifest, conditions: readonly string[] = DEFAULT_IMPORT_CONDITIONS): string {
   const folder = dirname(manifestPath);
   const active = new Set([...conditions, 'default']);
   if (manifest.exports !== undefined && manifest.exports !== null) {

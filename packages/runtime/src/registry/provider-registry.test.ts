@@ -35,7 +35,10 @@ function caught(action: () => unknown): unknown {
 describe('ProviderRegistry', () => {
   it('registers, lists sorted names and remembers the source package', () => {
     const registry = new ProviderRegistry();
-    registry.register(fakeProvider('trim', (m) => m), '@ollm/plugin-trim');
+    registry.register(
+      fakeProvider('trim', (m) => m),
+      '@ollm/plugin-trim',
+    );
     registry.register(fakeProvider('mask', (m) => m));
     expect(registry.names()).toEqual(['mask', 'trim']);
     expect(registry.has('trim')).toBe(true);

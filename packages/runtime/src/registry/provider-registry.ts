@@ -24,7 +24,10 @@ export class ProviderRegistry {
    * pipeline of those providers. Unknown names raise `NoSuchProviderError` listing the available.
    */
   get(name: string): ContextProvider {
-    const names = name.split(',').map((part) => part.trim()).filter((part) => part.length > 0);
+    const names = name
+      .split(',')
+      .map((part) => part.trim())
+      .filter((part) => part.length > 0);
     const providers = names.map((single) => {
       const entry = this.entries.get(single);
       if (!entry) throw new NoSuchProviderError({ providerName: single, available: this.names() });

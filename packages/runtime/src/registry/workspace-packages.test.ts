@@ -22,11 +22,14 @@ function workspace(workspaceFile: { name: string; text: string }, packageFolders
   return root;
 }
 
-const names = (root: string, from = root) => listWorkspacePackages(from).map((entry) => entry.packageName).sort();
+const names = (root: string, from = root) =>
+  listWorkspacePackages(from)
+    .map((entry) => entry.packageName)
+    .sort();
 
 describe('listWorkspacePackages', () => {
   it('expands one-level globs and literal paths from pnpm-workspace.yaml, from any folder inside', () => {
-    const root = workspace({ name: 'pnpm-workspace.yaml', text: "packages:\n  - 'plugins/*'\n  - \"tools/one\"  # comment\ncatalog:\n  - ignored/*\n" }, [
+    const root = workspace({ name: 'pnpm-workspace.yaml', text: 'packages:\n  - \'plugins/*\'\n  - "tools/one"  # comment\ncatalog:\n  - ignored/*\n' }, [
       'plugins/a',
       'plugins/b',
       'plugins/a/nested',
@@ -51,7 +54,7 @@ describe('listWorkspacePackages', () => {
   });
 
   it('reads a flow-style list and npm/yarn package.json workspaces', () => {
-    const flow = workspace({ name: 'pnpm-workspace.yaml', text: "packages: ['apps/*', \"libs/core\"]\n" }, ['apps/web', 'libs/core', 'libs/other']);
+    const flow = workspace({ name: 'pnpm-workspace.yaml', text: 'packages: [\'apps/*\', "libs/core"]\n' }, ['apps/web', 'libs/core', 'libs/other']);
     expect(names(flow)).toEqual(['@w/apps-web', '@w/libs-core']);
     const npm = workspace({ name: 'package.json', text: JSON.stringify({ name: 'root', workspaces: ['modules/*'] }) }, ['modules/m1']);
     expect(names(npm)).toEqual(['@w/modules-m1']);

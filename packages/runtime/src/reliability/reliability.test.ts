@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { computeReliability, parseModelSize, reliabilityLevel, reliabilityWarning } from './reliability.js';
 
 describe('reliability', () => {
-  it('follows the seed formula', () => {
+  it('follows the documented formula', () => {
     expect(computeReliability({ modelSizeBillions: 70, compressionCount: 0 }).score).toBeCloseTo(0.95);
     expect(computeReliability({ modelSizeBillions: 32, compressionCount: 1 }).score).toBeCloseTo(0.85 * 0.85);
     expect(computeReliability({ modelSizeBillions: 13, compressionCount: 2 }).score).toBeCloseTo(0.7 * 0.7);
@@ -16,7 +16,7 @@ describe('reliability', () => {
     expect(computeReliability({ modelSizeBillions: 3, compressionCount: 0 }).level).toBe('critical');
   });
 
-  it('maps scores to the seed levels', () => {
+  it('maps scores to the documented levels', () => {
     expect(reliabilityLevel(0.85)).toBe('high');
     expect(reliabilityLevel(0.84)).toBe('medium');
     expect(reliabilityLevel(0.6)).toBe('medium');
@@ -36,7 +36,7 @@ describe('reliability', () => {
     expect(parseModelSize('gpt-4o')).toBeUndefined();
   });
 
-  it('words the warning as the seed does', () => {
+  it('words the warning as documented', () => {
     const warning = reliabilityWarning('llama3.2:3b', 3);
     expect(warning).toContain('Your model (llama3.2:3b) has compressed the conversation 3 times.');
     expect(warning).toContain('- Start new conversation if seeing hallucinations');

@@ -11,7 +11,7 @@ export interface Reliability {
 const UNKNOWN_SIZE_FACTOR = 0.5;
 
 /**
- * The seed's score: model-size factor x max(1 - 0.15 x compressions, 0.3) x context confidence.
+ * The score: model-size factor x max(1 - 0.15 x compressions, 0.3) x context confidence.
  * An unknown model size gives the level `unknown` rather than a guess: a name without a size
  * (`my-model`, OpenAI models) says nothing about how well the model copes with compression.
  */
@@ -56,7 +56,7 @@ export function parseModelSize(nameOrParameterSize: string | undefined): number 
 }
 
 /**
- * The seed's warning, shown when reliability falls to low or critical, and when a session starts
+ * The warning, shown when reliability falls to low or critical, and when a session starts
  * there (no compression yet: then it says the model starts at that level).
  */
 export function reliabilityWarning(model: string, compressionCount: number, level: ReliabilityLevel = 'low'): string {

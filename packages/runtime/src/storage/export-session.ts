@@ -1,7 +1,7 @@
 import type { Message } from '@ollm/core';
 import type { SessionRecord } from './session-history.js';
 
-/** The session JSON layout of the ollm seed document (`~/.ollm/sessions/{sessionId}.json`). */
+/** ollm's JSON session layout (`~/.ollm/sessions/{sessionId}.json`). */
 export interface ExportedSession {
   sessionId: string;
   startTime: string;
@@ -13,7 +13,7 @@ export interface ExportedSession {
   metadata: { tokenCount: number; compressionCount: number };
 }
 
-/** Converts a session's full history to the seed's export layout (tool calls joined with their results). */
+/** Converts a session's full history to the JSON session layout (tool calls joined with their results). */
 export function exportSession(record: SessionRecord): ExportedSession {
   const toolCalls: ExportedSession['toolCalls'] = [];
   const byId = new Map<string, ExportedSession['toolCalls'][number]>();

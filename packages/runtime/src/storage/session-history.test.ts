@@ -127,7 +127,9 @@ describe.skipIf(!existsSync(builtCore))('SessionHistory across processes (uses t
       const ids = record.messages.filter((message) => message.id.startsWith(`${name}-`)).map((message) => message.id);
       expect(ids).toEqual(Array.from({ length: 200 }, (_, index) => `${name}-${index}`));
     }
-    const headers = readFileSync(join(home, 'sessions', 'shared', 'history.jsonl'), 'utf8').split('\n').filter((line) => line.includes('"type":"session"'));
+    const headers = readFileSync(join(home, 'sessions', 'shared', 'history.jsonl'), 'utf8')
+      .split('\n')
+      .filter((line) => line.includes('"type":"session"'));
     expect(headers).toHaveLength(1);
   }, 120_000);
 });

@@ -1,4 +1,4 @@
-import type { Message } from '@ollm/core';
+import { InvalidArgumentError, InvalidTranscriptError, OllmError, type Message } from '@ollm/core';
 import { closeSync, existsSync, fstatSync, ftruncateSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, rmSync, writeSync } from 'node:fs';
 import { resolveInside, validateStorageId } from './storage-id.js';
 import { withFileLock } from './file-lock.js';
@@ -59,7 +59,10 @@ export class SessionHistory {
     this.clock = options.clock ?? (() => new Date());
     this.descriptor = openSync(this.path, 'a+');
     // The header is written once, by whichever writer finds the file empty under the lock.
-    this.write({ type: 'session', sessionId: this.sessionId, startTime: this.clock().toISOString(), model: options.model, provider: options.provider }, { onlyIfEmpty: true });
+    this.write(
+      { type: 'session', sessionId: this.sessionId, startTime: this.clock().toISOString(), model: options.model, provider: options.provider },
+      { onlyIfEmpty: true },
+    );
   }
 
   append(message: Message, tokens?: number): void {
@@ -89,7 +92,8 @@ export class SessionHistory {
 
   private write(entry: SessionEntry, { onlyIfEmpty = false } = {}): void {
     const descriptor = this.descriptor;
-    if (descriptor === undefined) throw new Error(`Session ${this.sessionId} is closed.`);
+    if (descriptor === undefined)
+      throw new OllmError({ code: 'session-closed', message: `Session ${this.sessionId} is closed: nothing more can be recorded in it.` });
     const line = `${redactSecrets(JSON.stringify(entry), this.secrets)}\n`;
     withFileLock(this.lockPath, () => {
       if (onlyIfEmpty && fstatSync(descriptor).size > 0) return;
@@ -134,7 +138,8 @@ export function readSessionFile(path: string): SessionRecord {
       entries.push(JSON.parse(line) as SessionEntry);
     } catch (error) {
       if (index === complete.length - 1) recoveredFromPartialWrite = true;
-      else throw new Error(`${path}: line ${index + 1}: not valid JSON (${(error as Error).message})`);
+      else
+        throw new InvalidTranscriptError({ file: path, position: `line ${index + 1}`, reason: `not valid JSON (${(error as Error).message})`, cause: error });
     }
   });
   const header = entries.find((entry) => entry.type === 'session');
@@ -172,7 +177,8 @@ export function readSessionFile(path: string): SessionRecord {
 export function readSession(home: string, sessionId: string): SessionRecord {
   validateStorageId('session', sessionId);
   const path = resolveInside(home, 'sessions', sessionId, HISTORY_FILE);
-  if (!existsSync(path)) throw new Error(`No session "${sessionId}" under ${home}.`);
+  if (!existsSync(path))
+    throw new InvalidArgumentError({ argument: 'session', message: `No session "${sessionId}" under ${home} (see \`ollm sessions list\`).` });
   return readSessionFile(path);
 }
 

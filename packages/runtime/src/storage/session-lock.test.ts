@@ -90,7 +90,14 @@ describe('acquireSessionLock', () => {
     const home = newHome();
     const before = Date.now();
     const lock = acquire({ home, sessionId: 's1' });
-    expect(lock).toMatchObject({ sessionId: 's1', path: lockPath(home, 's1'), pid: process.pid, tookOverStaleLock: false, tookOverLiveLock: false, previousPid: undefined });
+    expect(lock).toMatchObject({
+      sessionId: 's1',
+      path: lockPath(home, 's1'),
+      pid: process.pid,
+      tookOverStaleLock: false,
+      tookOverLiveLock: false,
+      previousPid: undefined,
+    });
     const owner = readOwner(home, 's1');
     expect(owner.pid).toBe(process.pid);
     expect(owner.startTime).toBe(lock.startTime);
@@ -261,7 +268,9 @@ describe.skipIf(!builtHasLock)('acquireSessionLock across processes (uses the bu
     }`;
 
   function runHolder(home: string, sessionId: string): { child: ChildProcess; outcome: Promise<{ acquired: boolean; pid?: number; holder?: number }> } {
-    const child = spawn(process.execPath, ['--input-type=module', '-e', holderScript, pathToFileURL(builtCore).href, home, sessionId], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--input-type=module', '-e', holderScript, pathToFileURL(builtCore).href, home, sessionId], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
     children.push(child);
     const outcome = new Promise<{ acquired: boolean; pid?: number; holder?: number }>((resolve) => {
       let output = '';

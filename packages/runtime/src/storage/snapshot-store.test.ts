@@ -17,7 +17,12 @@ afterEach(() => {
 const state = (text: string): ContextState => ({
   systemPrompt: 'You are terse.',
   messages: [{ id: 'm1', role: 'user', parts: [{ type: 'text', text }], timestamp: '2026-01-01T00:00:00.000Z' }],
-  goal: { description: 'ship', checkpoints: [{ description: 'plan', status: 'completed' }], decisions: [{ description: 'use zod', locked: true }], artifacts: [] },
+  goal: {
+    description: 'ship',
+    checkpoints: [{ description: 'plan', status: 'completed' }],
+    decisions: [{ description: 'use zod', locked: true }],
+    artifacts: [],
+  },
   compressionCount: 2,
   providerState: { 'goal-aware': { checkpoints: 1 } },
 });
@@ -27,7 +32,15 @@ describe('SnapshotStore', () => {
     const store = new SnapshotStore({ home: newHome() });
     const first = store.create({ sessionId: 's', automatic: false, context: state('one'), tokenCount: 10, messageCount: 1, checkpointCount: 0, metadata: {} });
     await new Promise((resolve) => setTimeout(resolve, 5));
-    const second = store.create({ sessionId: 's', automatic: true, context: state('two'), tokenCount: 12, messageCount: 1, checkpointCount: 0, metadata: { model: 'm' } });
+    const second = store.create({
+      sessionId: 's',
+      automatic: true,
+      context: state('two'),
+      tokenCount: 12,
+      messageCount: 1,
+      checkpointCount: 0,
+      metadata: { model: 'm' },
+    });
     expect(store.list('s').map((snapshot) => snapshot.id)).toEqual([second.id, first.id]);
     expect(store.read('s', first.id).context).toEqual(state('one'));
     store.delete('s', first.id);
@@ -38,8 +51,10 @@ describe('SnapshotStore', () => {
   it('keeps only the newest N', () => {
     const home = newHome();
     const store = new SnapshotStore({ home, retain: 3 });
-    const ids = Array.from({ length: 5 }, (_, index) =>
-      store.create({ sessionId: 's', automatic: true, context: state(String(index)), tokenCount: 1, messageCount: 1, checkpointCount: 0, metadata: {} }).id,
+    const ids = Array.from(
+      { length: 5 },
+      (_, index) =>
+        store.create({ sessionId: 's', automatic: true, context: state(String(index)), tokenCount: 1, messageCount: 1, checkpointCount: 0, metadata: {} }).id,
     );
     expect(store.list('s').map((snapshot) => snapshot.id)).toEqual(ids.slice(2).reverse());
     expect(readdirSync(join(home, 'snapshots', 's'))).toHaveLength(3);
@@ -50,7 +65,15 @@ describe('SnapshotStore', () => {
     const store = new SnapshotStore({ home, secrets: ['sk-secret-value-123'] });
     expect(() => store.read('../x', 'a')).toThrowError(/Invalid session id/);
     expect(() => store.read('s', '../../etc/passwd')).toThrowError(/Invalid snapshot id/);
-    const snapshot = store.create({ sessionId: 's', automatic: false, context: state('key sk-secret-value-123'), tokenCount: 1, messageCount: 1, checkpointCount: 0, metadata: {} });
+    const snapshot = store.create({
+      sessionId: 's',
+      automatic: false,
+      context: state('key sk-secret-value-123'),
+      tokenCount: 1,
+      messageCount: 1,
+      checkpointCount: 0,
+      metadata: {},
+    });
     const text = readFileSync(join(home, 'snapshots', 's', `${snapshot.id}.json`), 'utf8');
     expect(text).not.toContain('sk-secret-value-123');
   });

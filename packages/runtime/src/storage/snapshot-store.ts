@@ -52,7 +52,17 @@ export class SnapshotStore {
   private readonly secrets: readonly string[];
   private readonly clock: () => Date;
 
-  constructor({ home, retain = 20, secrets = [], clock = () => new Date() }: { home: string; retain?: number; secrets?: readonly string[]; clock?: () => Date }) {
+  constructor({
+    home,
+    retain = 20,
+    secrets = [],
+    clock = () => new Date(),
+  }: {
+    home: string;
+    retain?: number;
+    secrets?: readonly string[];
+    clock?: () => Date;
+  }) {
     this.home = home;
     this.retain = retain;
     this.secrets = secrets.filter((secret) => secret.length >= 8);
@@ -100,7 +110,9 @@ export class SnapshotStore {
 
   private prune(sessionId: string): void {
     const folder = this.folder(sessionId);
-    const names = readdirSync(folder).filter((name) => name.endsWith('.json')).sort();
+    const names = readdirSync(folder)
+      .filter((name) => name.endsWith('.json'))
+      .sort();
     for (const name of names.slice(0, Math.max(0, names.length - this.retain))) rmSync(resolveInside(folder, name));
   }
 

@@ -75,10 +75,7 @@ export function writeAnthropicBlock(part: MessagePart): Record<string, unknown> 
         ...(part.isError === undefined ? {} : { is_error: part.isError }),
       };
     case 'file': {
-      const source =
-        part.data !== undefined
-          ? { type: 'base64', media_type: part.mediaType, data: part.data }
-          : { type: 'url', url: part.uri ?? '' };
+      const source = part.data !== undefined ? { type: 'base64', media_type: part.mediaType, data: part.data } : { type: 'url', url: part.uri ?? '' };
       return { type: part.mediaType.startsWith('image/') ? 'image' : 'document', source };
     }
   }
@@ -88,6 +85,8 @@ export function hasAnthropicOnlyBlock(message: unknown): boolean {
   return (
     isRecord(message) &&
     Array.isArray(message.content) &&
-    message.content.some((block) => isRecord(block) && typeof block.type === 'string' && ANTHROPIC_ONLY_BLOCKS.has(block.type) && (block.type !== 'image' || 'source' in block))
+    message.content.some(
+      (block) => isRecord(block) && typeof block.type === 'string' && ANTHROPIC_ONLY_BLOCKS.has(block.type) && (block.type !== 'image' || 'source' in block),
+    )
   );
 }

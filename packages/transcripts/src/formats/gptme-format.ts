@@ -93,7 +93,14 @@ function writeGptmeLine(message: Message, timestamp: string, source: Record<stri
 
 function mediaTypeOf(path: string): string {
   const extension = path.split('.').pop()?.toLowerCase() ?? '';
-  const known: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp', pdf: 'application/pdf' };
+  const known: Record<string, string> = {
+    png: 'image/png',
+    jpg: 'image/jpeg',
+    jpeg: 'image/jpeg',
+    gif: 'image/gif',
+    webp: 'image/webp',
+    pdf: 'application/pdf',
+  };
   return known[extension] ?? 'text/plain';
 }
 

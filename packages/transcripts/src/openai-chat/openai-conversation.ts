@@ -35,10 +35,7 @@ export function readOpenAIConversation(
   return { messages, sources };
 }
 
-export function writeOpenAIConversation(
-  messages: readonly Message[],
-  sources: ReadonlyMap<string, SourceReference> | undefined,
-): Record<string, unknown>[] {
+export function writeOpenAIConversation(messages: readonly Message[], sources: ReadonlyMap<string, SourceReference> | undefined): Record<string, unknown>[] {
   return messages.map((message) => {
     const source = sources?.get(message.id)?.source;
     return writeOpenAIMessage(message, isRecord(source) ? source : undefined);

@@ -50,9 +50,7 @@ function writeContent(message: Message, source: Record<string, unknown> | undefi
   const sourceContent = source?.content;
   if (Array.isArray(sourceContent) || contentParts.some((part) => part.type === 'file')) {
     const written = contentParts.map((part) => ({ part, block: writeOpenAIContentPart(part) }));
-    return reuseUnchangedBlocks(written, Array.isArray(sourceContent) ? sourceContent : [], (block) =>
-      readOpenAIContentPart(block, '', ''),
-    );
+    return reuseUnchangedBlocks(written, Array.isArray(sourceContent) ? sourceContent : [], (block) => readOpenAIContentPart(block, '', ''));
   }
   if (contentParts.length > 0) return textOf(contentParts);
   if (source) return 'content' in source ? (sourceContent === null ? null : '') : undefined;

@@ -128,7 +128,7 @@ export class CodeAwareCompaction {
   result(startedAt: number): CompactionResult {
     const limitations: string[] = [];
     if (this.removed.size > 0 && !this.config.logdir) {
-      limitations.push('removed content is not recoverable: no logdir was given, so only each piece\'s sha256 is recorded');
+      limitations.push("removed content is not recoverable: no logdir was given, so only each piece's sha256 is recorded");
     }
     if (this.config.limit !== undefined && this.total > this.config.limit) {
       limitations.push(

@@ -43,9 +43,7 @@ class TreeFolder {
   /** True when a definition sits inside `node` (decorators, exports, templates, `if` blocks wrap them). */
   private containsDefinition(node: Node): boolean {
     const { startIndex, endIndex } = node;
-    return this.definitionRanges.some(
-      (range) => range.start >= startIndex && range.end <= endIndex && (range.start !== startIndex || range.end !== endIndex),
-    );
+    return this.definitionRanges.some((range) => range.start >= startIndex && range.end <= endIndex && (range.start !== startIndex || range.end !== endIndex));
   }
 
   private mark(fromRow: number, toRow: number, state: RowState): void {
@@ -78,13 +76,7 @@ class TreeFolder {
   }
 
   private isDocstring(node: Node, index: number): boolean {
-    return (
-      this.rules.docstrings &&
-      index === 0 &&
-      node.type === 'expression_statement' &&
-      node.namedChildCount === 1 &&
-      node.namedChild(0)?.type === 'string'
-    );
+    return this.rules.docstrings && index === 0 && node.type === 'expression_statement' && node.namedChildCount === 1 && node.namedChild(0)?.type === 'string';
   }
 
   /**

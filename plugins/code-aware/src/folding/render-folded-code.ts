@@ -19,12 +19,7 @@ function indentOf(text: string): string {
  * shown. A run of folded rows becomes one `<indent>... N lines folded` marker; a run of a single
  * row is kept, as its marker would cost about as much.
  */
-export function renderFoldedCode(
-  lines: readonly CodeLine[],
-  plan: FoldPlan,
-  level: FoldLevel,
-  keptRows: ReadonlySet<number>,
-): FoldedCode {
+export function renderFoldedCode(lines: readonly CodeLine[], plan: FoldPlan, level: FoldLevel, keptRows: ReadonlySet<number>): FoldedCode {
   const output: string[] = [];
   let foldedRows = 0;
   let commentRows = 0;

@@ -11,7 +11,7 @@ const SIGNALS: readonly LanguageSignal[] = [
   { language: 'go', pattern: /^(package \w+$|func (\(\w+ \*?\w+\) )?\w+\(|import \($)/ },
   { language: 'rust', pattern: /^\s*(pub(\(crate\))? )?(fn \w+|impl\b|struct \w+|enum \w+|use [\w:]+(::\{.*\})?;|mod \w+;)/ },
   { language: 'java', pattern: /^\s*(public|private|protected) (static )?(final )?(class|interface|enum|void|[A-Z]\w*(<.*>)?) \w+|^package [\w.]+;/ },
-  { language: 'typescript', pattern: /^\s*(export )?(interface \w+|type \w+ = |(async )?function \w+\(.*\): )|^import type /},
+  { language: 'typescript', pattern: /^\s*(export )?(interface \w+|type \w+ = |(async )?function \w+\(.*\): )|^import type / },
   { language: 'javascript', pattern: /^\s*(export (default )?)?((async )?function \w+\(|const \w+ = (async )?\(.*\) =>|import .* from ['"]|module\.exports)/ },
   { language: 'cpp', pattern: /^#include [<"]|^\s*(template ?<|namespace \w+|std::)|^(static )?(int|void|char|size_t|bool) \**\w+\(/ },
   { language: 'bash', pattern: /^#!\/(usr\/)?bin\/(env )?(ba|z)?sh|^\s*(\w+\(\) \{|fi$|done$|esac$)/ },

@@ -1,17 +1,5 @@
 /** Languages folded with a tree-sitter grammar from `@vscode/tree-sitter-wasm`. */
-export type LanguageId =
-  | 'python'
-  | 'typescript'
-  | 'tsx'
-  | 'javascript'
-  | 'go'
-  | 'rust'
-  | 'java'
-  | 'cpp'
-  | 'bash'
-  | 'ruby'
-  | 'php'
-  | 'c-sharp';
+export type LanguageId = 'python' | 'typescript' | 'tsx' | 'javascript' | 'go' | 'rust' | 'java' | 'cpp' | 'bash' | 'ruby' | 'php' | 'c-sharp';
 
 /**
  * C has no grammar in `@vscode/tree-sitter-wasm` 0.3.1; the C++ grammar parses C function
@@ -95,8 +83,36 @@ export function languageForFenceTag(tag: string): LanguageId | undefined {
 
 /** Source files of languages without a grammar here: folded line by line. */
 const LINE_FOLDED_EXTENSIONS = new Set([
-  'kt', 'kts', 'swift', 'scala', 'sc', 'lua', 'pl', 'pm', 'r', 'hs', 'ex', 'exs', 'erl', 'clj', 'dart',
-  'm', 'mm', 'fs', 'fsx', 'ml', 'vb', 'groovy', 'gradle', 'zig', 'nim', 'jl', 'cr', 'v', 'sql', 'proto',
+  'kt',
+  'kts',
+  'swift',
+  'scala',
+  'sc',
+  'lua',
+  'pl',
+  'pm',
+  'r',
+  'hs',
+  'ex',
+  'exs',
+  'erl',
+  'clj',
+  'dart',
+  'm',
+  'mm',
+  'fs',
+  'fsx',
+  'ml',
+  'vb',
+  'groovy',
+  'gradle',
+  'zig',
+  'nim',
+  'jl',
+  'cr',
+  'v',
+  'sql',
+  'proto',
 ]);
 
 /**

@@ -20,11 +20,7 @@ const sharedContext: ProviderContext = createProviderContext();
  * limitation saying why not, system and user messages byte-identical, and every removed piece
  * recoverable byte for byte under its sha256.
  */
-export async function checkRealCompaction(
-  provider: ContextProvider,
-  messages: readonly Message[],
-  logdir: string,
-): Promise<CompactionResult> {
+export async function checkRealCompaction(provider: ContextProvider, messages: readonly Message[], logdir: string): Promise<CompactionResult> {
   const limit = Math.floor(sharedContext.tokens.countMessages(messages) / 2);
   const result = await compactWith(provider, messages, { config: { limit, logdir }, context: sharedContext });
   if (result.stats.tokensAfter > limit) expect(result.limitations.join('\n')).toMatch(/above the limit/);

@@ -40,7 +40,14 @@ def helper(path):
         data = handle.read()
     return len(data)
 `,
-    kept: ['import os', 'from typing import Optional', 'class Parser:', 'default_unit = "seconds"', 'def parse(self, text: str) -> Optional[int]:', 'def helper(path):'],
+    kept: [
+      'import os',
+      'from typing import Optional',
+      'class Parser:',
+      'default_unit = "seconds"',
+      'def parse(self, text: str) -> Optional[int]:',
+      'def helper(path):',
+    ],
     removed: ['Module comment', 'Parses durations', 'strip spaces', 'handle.read()'],
     citedLine: 17,
     citedText: 'total = total * 60 + int(part)',
@@ -73,7 +80,13 @@ export function sizeOf(stats: Stats): number {
   return blocks * 512;
 }
 `,
-    kept: ["import { readFile } from 'node:fs/promises';", 'export interface LoaderOptions {', 'export class ConfigLoader {', 'async load(path: string): Promise<string> {', 'export function sizeOf(stats: Stats): number {'],
+    kept: [
+      "import { readFile } from 'node:fs/promises';",
+      'export interface LoaderOptions {',
+      'export class ConfigLoader {',
+      'async load(path: string): Promise<string> {',
+      'export function sizeOf(stats: Stats): number {',
+    ],
     removed: ['Loads configuration files', 'cached reads are free', 'stats.blocks'],
     citedLine: 16,
     citedText: "const text = await readFile(path, 'utf8');",
@@ -171,7 +184,14 @@ fn main() {
     println!("{}", counter.total());
 }
 `,
-    kept: ['use std::collections::HashMap;', 'pub struct Counter {', 'impl Counter {', 'pub fn add(&mut self, word: &str) -> usize {', 'pub fn total(&self) -> usize {', 'fn main() {'],
+    kept: [
+      'use std::collections::HashMap;',
+      'pub struct Counter {',
+      'impl Counter {',
+      'pub fn add(&mut self, word: &str) -> usize {',
+      'pub fn total(&self) -> usize {',
+      'fn main() {',
+    ],
     removed: ['A counter of words', 'count one more', 'self.counts.values()'],
     citedLine: 13,
     citedText: '*entry += 1;',
@@ -269,7 +289,14 @@ private:
 
 }  // namespace names
 `,
-    kept: ['#include <vector>', 'namespace names {', 'class Registry {', 'void add(const std::string &name) {', 'size_t size() const {', 'std::vector<std::string> items_;'],
+    kept: [
+      '#include <vector>',
+      'namespace names {',
+      'class Registry {',
+      'void add(const std::string &name) {',
+      'size_t size() const {',
+      'std::vector<std::string> items_;',
+    ],
     removed: ['Holds names', 'keep insertion order', 'auto total = items_.size();'],
     citedLine: 12,
     citedText: 'count_++;',

@@ -83,7 +83,13 @@ describe('detectToolView', () => {
     const output = `<returncode>0</returncode>\n<warning>\ntoo long\n</warning><output_head>\n${SOURCE.join('\n')}\n</output_head>\n<elided_chars>\n300 characters elided\n</elided_chars>\n<output_tail>\n${SOURCE.join('\n')}\n</output_tail>`;
     const view = detectToolView(bash('cat pkg/mod.py'), output, 0, 0)!;
     expect(view.wholeFile).toBe(false);
-    expect([...view.markerRows!].map((row) => view.lines[row]!.text)).toEqual(['</output_head>', '<elided_chars>', '300 characters elided', '</elided_chars>', '<output_tail>']);
+    expect([...view.markerRows!].map((row) => view.lines[row]!.text)).toEqual([
+      '</output_head>',
+      '<elided_chars>',
+      '300 characters elided',
+      '</elided_chars>',
+      '<output_tail>',
+    ]);
     expect(view.lines[0]!.number).toBe(1);
     expect(view.lines[view.lines.length - 1]!.number).toBeUndefined();
   });

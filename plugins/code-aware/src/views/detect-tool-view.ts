@@ -98,12 +98,7 @@ function looksLikeDiff(code: string): boolean {
  * Recognises a tool result that shows a file: by the call (shell read commands, editor `view`,
  * read tools) and by the output's shape (line-number prefixes, the editor's `cat -n` header).
  */
-export function detectToolView(
-  call: ToolCallPart | undefined,
-  output: string,
-  messageIndex: number,
-  partIndex: number,
-): CodeView | undefined {
+export function detectToolView(call: ToolCallPart | undefined, output: string, messageIndex: number, partIndex: number): CodeView | undefined {
   const read = call ? readCommandOf(call) : undefined;
   const region = outputRegion(output);
   if (!region) return undefined;

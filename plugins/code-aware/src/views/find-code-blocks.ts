@@ -26,7 +26,9 @@ export function findCodeBlocks(text: string, messageIndex: number, partIndex: nu
     offset += rows[row]!.length + 1;
     if (!open) continue;
     const fence = open[2]!;
-    const closeRow = rows.findIndex((line, index) => index > row && line.trim().startsWith(fence[0]!.repeat(fence.length)) && line.trim().replace(/[`~]/g, '') === '');
+    const closeRow = rows.findIndex(
+      (line, index) => index > row && line.trim().startsWith(fence[0]!.repeat(fence.length)) && line.trim().replace(/[`~]/g, '') === '',
+    );
     if (closeRow < 0) break;
     const bodyRows = rows.slice(row + 1, closeRow);
     const codeStart = rowStart + rows[row]!.length + 1;

@@ -2,7 +2,16 @@ import type { ToolCallPart } from '@ollm/core';
 import { describe, expect, it } from 'vitest';
 import { findHeredocWrites } from './find-heredoc-writes.js';
 
-const SCRIPT = ['import sys', '', 'def check(value):', '    doubled = value * 2', '    return doubled', '', 'for item in sys.argv[1:]:', '    print(check(int(item)))'];
+const SCRIPT = [
+  'import sys',
+  '',
+  'def check(value):',
+  '    doubled = value * 2',
+  '    return doubled',
+  '',
+  'for item in sys.argv[1:]:',
+  '    print(check(int(item)))',
+];
 
 function call(command: string): ToolCallPart {
   return { type: 'tool-call', callId: 'c1', name: 'bash', input: { command } };

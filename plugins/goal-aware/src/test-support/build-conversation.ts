@@ -10,7 +10,9 @@ export function userText(exchange: number): string {
  * view), assistant answer with goal markers. Starts with a system prompt; message 3 is pinned.
  */
 export function buildConversation(exchanges: number, prefix = 'm'): Message[] {
-  const messages: Message[] = [{ id: `${prefix}-system`, role: 'system', parts: [{ type: 'text', text: 'You are a careful coding assistant.' }], timestamp: '2026-01-01T00:00:00Z' }];
+  const messages: Message[] = [
+    { id: `${prefix}-system`, role: 'system', parts: [{ type: 'text', text: 'You are a careful coding assistant.' }], timestamp: '2026-01-01T00:00:00Z' },
+  ];
   for (let exchange = 0; exchange < exchanges; exchange += 1) {
     const time = (offset: number) => new Date(Date.UTC(2026, 0, 1, 0, exchange, offset)).toISOString();
     const callId = `${prefix}-call-${exchange}`;

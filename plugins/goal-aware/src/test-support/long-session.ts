@@ -1,4 +1,14 @@
-import { compactWith, isCheckpointMessage, toolTurnGroups, type CompactionResult, type GoalState, type LanguageModel, type Message, type MessagePart, type TokenCounter } from '@ollm/core';
+import {
+  compactWith,
+  isCheckpointMessage,
+  toolTurnGroups,
+  type CompactionResult,
+  type GoalState,
+  type LanguageModel,
+  type Message,
+  type MessagePart,
+  type TokenCounter,
+} from '@ollm/core';
 import { readTranscript } from '@ollm/transcripts';
 import { createGoalAwareProvider } from '../index.js';
 import { chatRequests, type FakeModelServer } from '@ollm/fake-model-server';

@@ -37,8 +37,6 @@ function definedName(code: string): string | undefined {
  * included), or with `toolOutputsOnly` only in tool results, the part masking replaces.
  */
 export function presentProbes(probes: readonly string[], messages: readonly Message[], toolOutputsOnly = false): string[] {
-  const text = messages
-    .flatMap((message) => message.parts.filter((part) => !toolOutputsOnly || part.type === 'tool-result').map(partText))
-    .join('\n');
+  const text = messages.flatMap((message) => message.parts.filter((part) => !toolOutputsOnly || part.type === 'tool-result').map(partText)).join('\n');
   return probes.filter((probe) => text.includes(probe));
 }
