@@ -21,7 +21,15 @@ export function renderQuotes(quotes: readonly FoldedQuote[], budget: number, tok
   const title = 'Earlier user messages, folded here (full text saved under logdir):';
   const line = (quote: FoldedQuote) => `> [user message ${quote.position + 1}] ${quote.text.replace(/\s+/g, ' ')}`;
   const [oldest, ...rest] = [...quotes].sort((a, b) => a.position - b.position);
-  let used = tokens.countText(title) + tokens.countText(line(oldest!)) + 24;
+  let used = tokens.countText(title) + 24;
+  // The oldest quote is kept, cut to what the budget leaves when it is too long: the checkpoint bound holds.
+  let first = line(oldest!);
+  if (used + tokens.countText(first) + 1 > budget) {
+    const room = budget - used - 2;
+    if (room < 8) return '';
+    first = `${tokenPrefix(first, room, tokens.tokenizer).trimEnd()} …`;
+  }
+  used += tokens.countText(first) + 1;
   const newest: string[] = [];
   for (const quote of [...rest].reverse()) {
     const cost = tokens.countText(line(quote)) + 1;
@@ -30,7 +38,7 @@ export function renderQuotes(quotes: readonly FoldedQuote[], budget: number, tok
     used += cost;
   }
   const between = rest.length - newest.length;
-  return [title, line(oldest!), ...(between > 0 ? [`(${between} more folded user message(s) only in logdir)`] : []), ...newest].join('\n');
+  return [title, first, ...(between > 0 ? [`(${between} more folded user message(s) only in logdir)`] : []), ...newest].join('\n');
 }
 
 /** The quotes an aged or merged checkpoint keeps: the oldest one and the newest up to `maximum`. */
