@@ -26,16 +26,16 @@ export { MESSAGE_OVERHEAD_TOKENS, TOOL_CALL_OVERHEAD_TOKENS, TokenCounter } from
 export { TokenLedger } from './tokens/token-ledger.js';
 
 // Provider spec v1
-export type { ContextProvider } from './spec/context-provider.js';
-export { isContextProvider } from './spec/context-provider.js';
-export type { CompressionConfig } from './spec/compression-config.js';
-export { DEFAULT_COMPRESSION_CONFIG, resolveCompressionConfig } from './spec/compression-config.js';
-export type { CompactionResult, CompactionStats, FoldedMessage, RemovedContent } from './spec/compaction-result.js';
-export type { GoalState, Logger, ProviderContext } from './spec/provider-context.js';
-export { silentLogger } from './spec/provider-context.js';
-export type { LanguageModel, LanguageModelCallOptions, LanguageModelResult, LanguageModelUsage } from './spec/language-model.js';
-export type { ModelWindowOptions } from './spec/model-window.js';
-export { FALLBACK_MODEL_CONTEXT_TOKENS, modelWindow } from './spec/model-window.js';
+export type { ContextProvider } from './provider/v1/context-provider-v1.js';
+export { isContextProvider } from './provider/v1/context-provider-v1.js';
+export type { CompressionConfig } from './provider/compression-config.js';
+export { DEFAULT_COMPRESSION_CONFIG, resolveCompressionConfig } from './provider/compression-config.js';
+export type { CompactionResult, CompactionStats, FoldedMessage, RemovedContent } from './provider/compaction-result.js';
+export type { GoalState, Logger, ProviderContext } from './provider/provider-context.js';
+export { silentLogger } from './provider/provider-context.js';
+export type { LanguageModel, LanguageModelCallOptions, LanguageModelResult, LanguageModelUsage } from './model/language-model.js';
+export type { ModelWindowOptions } from './model/model-window.js';
+export { FALLBACK_MODEL_CONTEXT_TOKENS, modelWindow } from './model/model-window.js';
 
 // Model calls: retries, timeouts, connection errors (shared by the @ollm/model-* packages)
 export type { RetryDecision, RetryEvent, RetryOptions, RetryPolicy } from './model/retry.js';

@@ -1,6 +1,6 @@
 import type { Message } from '../messages/message.js';
 import { computeSourceDigest } from '../digest/source-digest.js';
-import type { CompactionResult, CompactionStats, FoldedMessage, RemovedContent } from '../spec/compaction-result.js';
+import type { CompactionResult, CompactionStats, FoldedMessage, RemovedContent } from '../provider/compaction-result.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 
 export interface BuildCompactionResultOptions {

@@ -2,10 +2,10 @@ import type { Message } from '../messages/message.js';
 import { ProviderExecutionError } from '../errors/provider-execution-error.js';
 import { OllmError } from '../errors/ollm-error.js';
 import { validateCompaction } from '../integrity/validate-compaction.js';
-import type { CompactionResult } from '../spec/compaction-result.js';
-import { resolveCompressionConfig, type CompressionConfig } from '../spec/compression-config.js';
-import type { ContextProvider } from '../spec/context-provider.js';
-import { silentLogger, type ProviderContext } from '../spec/provider-context.js';
+import type { CompactionResult } from '../provider/compaction-result.js';
+import { resolveCompressionConfig, type CompressionConfig } from '../provider/compression-config.js';
+import type { ContextProvider } from '../provider/v1/context-provider-v1.js';
+import { silentLogger, type ProviderContext } from '../provider/provider-context.js';
 import { createTokenizer } from '../tokens/bpe-tokenizer.js';
 import { TokenCounter } from '../tokens/token-counter.js';
 

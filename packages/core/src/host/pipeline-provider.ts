@@ -4,10 +4,10 @@ import { InvalidArgumentError } from '../errors/invalid-argument-error.js';
 import { OllmError } from '../errors/ollm-error.js';
 import { ProviderExecutionError } from '../errors/provider-execution-error.js';
 import { validateCompaction } from '../integrity/validate-compaction.js';
-import type { CompactionResult, FoldedMessage, RemovedContent } from '../spec/compaction-result.js';
-import type { CompressionConfig } from '../spec/compression-config.js';
-import type { ContextProvider } from '../spec/context-provider.js';
-import type { ProviderContext } from '../spec/provider-context.js';
+import type { CompactionResult, FoldedMessage, RemovedContent } from '../provider/compaction-result.js';
+import type { CompressionConfig } from '../provider/compression-config.js';
+import type { ContextProvider } from '../provider/v1/context-provider-v1.js';
+import type { ProviderContext } from '../provider/provider-context.js';
 
 /**
  * Composes providers into one: stages run in order, each on the previous stage's output, and the

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../messages/message.js';
 import { withParts } from '../messages/message-helpers.js';
-import type { CompactionResult } from '../spec/compaction-result.js';
+import type { CompactionResult } from '../provider/compaction-result.js';
 import { InvalidProviderOutputError } from '../errors/invalid-provider-output-error.js';
 import { createTokenizer } from '../tokens/bpe-tokenizer.js';
 import { TokenCounter } from '../tokens/token-counter.js';

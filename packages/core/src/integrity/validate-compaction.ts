@@ -1,6 +1,6 @@
 import type { Message } from '../messages/message.js';
 import { canonicalMessage } from '../digest/canonical-form.js';
-import type { CompactionResult } from '../spec/compaction-result.js';
+import type { CompactionResult } from '../provider/compaction-result.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import { InvalidProviderOutputError } from '../errors/invalid-provider-output-error.js';
 import type { IntegrityViolation } from './integrity-rule.js';

@@ -3,7 +3,7 @@
  * `[DECISION] ... - LOCKED`, `[ARTIFACT] Created path`, `[NEXT]`) and the goal block rendered from
  * a `GoalState`. Shared by the runtime's goal manager and the providers that read goals.
  */
-import type { GoalState } from '../spec/provider-context.js';
+import type { GoalState } from '../provider/provider-context.js';
 
 export type CheckpointStatus = GoalState['checkpoints'][number]['status'];
 export type ArtifactAction = GoalState['artifacts'][number]['action'];

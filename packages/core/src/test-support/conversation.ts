@@ -1,6 +1,6 @@
 import type { Message } from '../messages/message.js';
 import type { MessagePart } from '../messages/message-part.js';
-import type { CompactionResult } from '../spec/compaction-result.js';
+import type { CompactionResult } from '../provider/compaction-result.js';
 import { computeSourceDigest } from '../digest/source-digest.js';
 
 /** Builders for small conversations used across core's tests. */

@@ -1,8 +1,8 @@
 import type { Message } from '../messages/message.js';
-import type { CompactionResult } from '../spec/compaction-result.js';
-import type { CompressionConfig } from '../spec/compression-config.js';
-import type { ContextProvider } from '../spec/context-provider.js';
-import type { ProviderContext } from '../spec/provider-context.js';
+import type { CompactionResult } from '../provider/compaction-result.js';
+import type { CompressionConfig } from '../provider/compression-config.js';
+import type { ContextProvider } from '../provider/v1/context-provider-v1.js';
+import type { ProviderContext } from '../provider/provider-context.js';
 import { buildCompactionResult } from '../host/build-compaction-result.js';
 
 export interface FakeProvider extends ContextProvider {

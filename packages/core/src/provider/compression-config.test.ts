@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_COMPRESSION_CONFIG, resolveCompressionConfig } from './compression-config.js';
-import { isContextProvider } from './context-provider.js';
+import { isContextProvider } from './v1/context-provider-v1.js';
 
 describe('resolveCompressionConfig', () => {
   it('fills gptme defaults and keeps what the caller set', () => {

@@ -1,5 +1,5 @@
 import type { LanguageModel } from './language-model.js';
-import type { Logger } from './provider-context.js';
+import type { Logger } from '../provider/provider-context.js';
 
 /** Used when neither the options nor the model say how large its window is. */
 export const FALLBACK_MODEL_CONTEXT_TOKENS = 8192;

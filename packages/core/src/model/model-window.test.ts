@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LanguageModel } from './language-model.js';
 import { FALLBACK_MODEL_CONTEXT_TOKENS, modelWindow } from './model-window.js';
-import { silentLogger } from './provider-context.js';
+import { silentLogger } from '../provider/provider-context.js';
 
 /** A model whose `describe()` answers with `describe` and counts how often it was asked. */
 function modelDescribing(describe?: () => ReturnType<NonNullable<LanguageModel['describe']>>): LanguageModel & { describeCalls: number } {

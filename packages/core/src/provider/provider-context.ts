@@ -1,5 +1,5 @@
 import type { TokenCounter } from '../tokens/token-counter.js';
-import type { LanguageModel } from './language-model.js';
+import type { LanguageModel } from '../model/language-model.js';
 
 export interface Logger {
   debug(message: string): void;

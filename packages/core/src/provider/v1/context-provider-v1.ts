@@ -1,7 +1,7 @@
-import type { Message } from '../messages/message.js';
-import type { CompactionResult } from './compaction-result.js';
-import type { CompressionConfig } from './compression-config.js';
-import type { ProviderContext } from './provider-context.js';
+import type { Message } from '../../messages/message.js';
+import type { CompactionResult } from '../compaction-result.js';
+import type { CompressionConfig } from '../compression-config.js';
+import type { ProviderContext } from '../provider-context.js';
 
 /**
  * A context compression strategy, spec v1.
