@@ -152,4 +152,5 @@ export { computeBudget } from './runtime/context-budget.js';
 export type { ContextManagerOptions } from './runtime/context-manager-options.js';
 export type { CompleteOptions, CompressOptions, CompressionOutcome, ContextCompletion, PreparedRequest } from './runtime/context-manager.js';
 export { ContextManager } from './runtime/context-manager.js';
+export type { WindowGuardOptions } from './runtime/window-guard-provider.js';
 export { createWindowGuardProvider } from './runtime/window-guard-provider.js';
