@@ -50,4 +50,5 @@ export { computeBudget } from './context/context-budget.js';
 export type { ContextManagerOptions } from './context/context-manager-options.js';
 export type { CompleteOptions, CompressOptions, CompressionOutcome, ContextCompletion, PreparedRequest } from './context/context-manager.js';
 export { ContextManager } from './context/context-manager.js';
+export type { WindowGuardOptions } from './context/window-guard-provider.js';
 export { createWindowGuardProvider } from './context/window-guard-provider.js';

@@ -205,9 +205,7 @@ export class ChatSession {
       this.warn(`${event.provider} failed ${event.failures} times in a row: automatic compression uses ${event.fallback} only for now`),
     );
     manager.on('user-messages-folded', (event) =>
-      this.print(
-        colors.cyan(`folded ${event.messageIds.length} old user message${event.messageIds.length === 1 ? '' : 's'} into a checkpoint (${event.reason})`),
-      ),
+      this.print(colors.cyan(`folded ${event.messageIds.length} old user message${event.messageIds.length === 1 ? '' : 's'}: ${event.reason}`)),
     );
     manager.on('rollover-complete', (event) => this.print(colors.cyan(`context restarted by ${event.provider} (rollover)`)));
     manager.on('tool-results-truncated', (event) =>

@@ -32,14 +32,17 @@ export const compactCommand: SlashCommand = {
     }
     const { tokensBefore, tokensAfter } = outcome.result.stats;
     const saving = tokensBefore === 0 ? 0 : (tokensBefore - tokensAfter) / tokensBefore;
-    if (tokensAfter >= tokensBefore) session.print(`nothing to compact with ${name}: the context stays at ${formatInteger(tokensBefore)} tokens`);
-    else session.print(describeRemoved(outcome.result.removed, join(session.options.home, RECOVERY_FOLDER)));
-    for (const limitation of outcome.result.limitations) session.print(session.options.colors.dim(`note: ${limitation}`));
-    if (saving < SMALL_SAVING && !name.split(',').includes('summarize')) {
+    const offerSummarize = saving < SMALL_SAVING && !name.split(',').includes('summarize');
+    const restart = '/compact summarize restarts it from a summary the model writes';
+    if (tokensAfter >= tokensBefore) {
       session.print(
-        `${name} saved ${formatShare(Math.max(0, tokensBefore - tokensAfter), tokensBefore)} of the context; /compact summarize restarts it from a summary the model writes.`,
+        `nothing to compact with ${name}: the context stays at ${formatInteger(session.manager.budget().totalTokens)} tokens${offerSummarize ? `; ${restart}` : ''}.`,
       );
+      return;
     }
+    session.print(describeRemoved(outcome.result.removed, join(session.options.home, RECOVERY_FOLDER)));
+    for (const limitation of outcome.result.limitations) session.print(session.options.colors.dim(`note: ${limitation}`));
+    if (offerSummarize) session.print(`${name} saved ${formatShare(tokensBefore - tokensAfter, tokensBefore)} of the context; ${restart}.`);
   },
 };
 

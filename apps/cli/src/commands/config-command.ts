@@ -37,6 +37,8 @@ Examples:
         return;
       }
       const rows = flatten(config).map(([key, value]) => [key, value, loaded.sources[key] ?? '']);
+      // Unset, the reply reserve is derived from the window: say so rather than leave it out.
+      if (config.compression.replyReserve === undefined) rows.push(['compression.replyReserve', '(15% of the window)', 'default']);
       io.stdout.write(`${renderTable([['key', 'value', 'source'], ...rows])}\n`);
       io.stdout.write(loaded.files.length > 0 ? `\nFiles read: ${loaded.files.join(', ')}\n` : '\nNo config file found (defaults and environment only).\n');
     });

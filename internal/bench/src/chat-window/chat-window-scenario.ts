@@ -54,7 +54,6 @@ export async function runChatWindowCase(binary: string, input: ChatWindowCase): 
   const env = { OLLM_HOME: join(folder, 'home'), NO_COLOR: '1' };
   const args = ['--model', 'fake-llama:8b', '--host', server.url, '--context-size', String(input.window)];
   const counter = new TokenCounter(createTokenizer('o200k_base'));
-  let refusedPastes = 0;
   try {
     const chat = new ScriptedChat(binary, [...args, '--session', 'window-case'], env, folder);
     const pastes = [...PASTE_TOKENS];
@@ -65,10 +64,11 @@ export async function runChatWindowCase(binary: string, input: ChatWindowCase): 
       const tokens = paste ?? Math.max(40, Math.floor(input.window * 0.07));
       chat.send(`turn ${turn}: ${wordsOfTokens(tokens, turn, counter)}`);
       statusLines += 1;
-      const printed = await chat.waitForStatusLines(statusLines);
-      if (paste !== undefined && /Nothing was sent/.test(printed)) refusedPastes += 1;
+      await chat.waitForStatusLines(statusLines);
     }
     await chat.end();
+    // Counted once the chat has ended: the refusal goes to stderr, which may trail the status line.
+    const refusedPastes = chat.countInStderr(/Nothing was sent/g);
 
     const resumedCount = chatRequests(server).length;
     await resumeAtNinetyNinePercent(binary, args, env, folder, input.window, counter);

@@ -46,6 +46,11 @@ export class ScriptedChat {
     });
   }
 
+  /** How often `pattern` (global) occurs in what was printed on stderr so far. */
+  countInStderr(pattern: RegExp): number {
+    return [...this.stderr.matchAll(pattern)].length;
+  }
+
   async end(): Promise<number | null> {
     this.child.stdin.end();
     return this.exited;

@@ -157,7 +157,7 @@ describe('ContextManager', () => {
   it('takes a configured reply reserve and refuses one that leaves less than half the window', () => {
     expect(new ContextManager({ contextSize: 4_096, replyReserve: 512, registry: new ProviderRegistry() }).budget().requestLimit).toBe(3_584);
     expect(() => new ContextManager({ contextSize: 4_096, replyReserve: 3_000, registry: new ProviderRegistry() })).toThrow(
-      /replyReserve must be a whole number of tokens from 1 to half the window \(2048 of 4096\)/,
+      /must be a whole number of tokens from 16 to half the window \(2048 of 4096\); got 3000/,
     );
   });
 

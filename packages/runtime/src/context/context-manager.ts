@@ -109,6 +109,8 @@ export class ContextManager {
   private systemPrompt: string;
   private messages: Message[] = [];
   private foldedQuotes: FoldedUserQuote[] = [];
+  /** User messages added since the last assistant message: waiting for their reply, never folded. */
+  private pending = new Set<string>();
   private compressions = 0;
   private warnedAboutCalibration = false;
 
@@ -146,6 +148,8 @@ export class ContextManager {
   addMessage(message: Omit<Message, 'id'> & { id?: string }): Message {
     const complete: Message = { ...message, id: message.id ?? createMessageId(), timestamp: message.timestamp ?? this.clock().toISOString() };
     this.messages.push(complete);
+    if (complete.role === 'user') this.pending.add(complete.id);
+    else if (complete.role === 'assistant') this.pending.clear();
     this.options.history?.append(complete, this.tokens.countMessage(complete));
     if (complete.role === 'assistant') {
       const updates = this.goals.applyAssistantOutput(messageText(complete));
@@ -162,6 +166,7 @@ export class ContextManager {
     const index = this.messages.findIndex((message) => message.id === messageId);
     if (index === -1) return false;
     this.messages = [...this.messages.slice(0, index), ...this.messages.slice(index + 1)];
+    this.pending.delete(messageId);
     return true;
   }
 
@@ -255,6 +260,10 @@ export class ContextManager {
   async maybeCompress(options: CompressOptions = {}): Promise<CompressionOutcome | undefined> {
     // One compression at a time: while one runs, the next turn's call checks again.
     if (this.inFlight) return undefined;
+    if (this.options.automaticCompression === false) {
+      this.events.emit('compression-skipped', { provider: 'automatic', reason: 'automatic compression is off; requests are still kept inside the window' });
+      return undefined;
+    }
     if (!this.shouldCompress()) {
       const budget = this.budget();
       this.events.emit('compression-skipped', {
@@ -263,7 +272,7 @@ export class ContextManager {
       });
       return undefined;
     }
-    return this.exclusive(() => this.autoCompress(options.abortSignal, this.options.automaticCompression !== false));
+    return this.exclusive(() => this.autoCompress(options.abortSignal));
   }
 
   /**
@@ -466,8 +475,8 @@ export class ContextManager {
   private async guardWindow(): Promise<AppliedStage | undefined> {
     const stages: AppliedStage[] = [];
     for (let round = 0; round < GUARD_ROUNDS && !this.fitsWindow(); round += 1) {
-      const provider = createWindowGuardProvider();
-      const { result, inputLength, input } = await this.run(provider, this.targetLimit());
+      const provider = createWindowGuardProvider({ pendingMessageIds: this.pending });
+      const { result, inputLength, input } = await this.run(provider, this.guardLimit());
       if (result.stats.tokensAfter >= result.stats.tokensBefore) break;
       const stage = { provider: provider.name, result };
       this.applyStage(stage, inputLength);
@@ -485,6 +494,18 @@ export class ContextManager {
         this.foldedQuotes.push(quoteUserMessage(message, this.foldedQuotes.length, this.tokens));
       }
     }
+  }
+
+  /**
+   * Where the window guard cuts to, in uncalibrated tokens: the trigger (threshold x what the
+   * request limit leaves after the system message), so it drops no more than it must and the next
+   * turn does not compress again at once.
+   */
+  private guardLimit(): number {
+    const system = this.systemMessage();
+    const rawRequestLimit = Math.floor(this.budget().requestLimit / this.calibration.ratio);
+    const rawSystem = system ? this.tokens.countMessage(system) : 0;
+    return Math.max(1, Math.floor((rawRequestLimit - rawSystem) * (this.options.threshold ?? 0.8)));
   }
 
   /**
@@ -596,6 +617,9 @@ export class ContextManager {
     else this.goals.clear();
     this.compressions = state.compressionCount;
     this.foldedQuotes = [...(state.foldedQuotes ?? [])];
+    // A restored context's waiting messages: the user messages after its last assistant message.
+    const lastAssistant = this.messages.findLastIndex((message) => message.role === 'assistant');
+    this.pending = new Set(this.messages.filter((message, index) => index > lastAssistant && message.role === 'user').map((message) => message.id));
     this.providerState.clear();
     for (const [key, value] of Object.entries(state.providerState ?? {})) this.providerState.set(key, value);
   }

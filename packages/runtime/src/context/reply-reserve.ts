@@ -7,14 +7,14 @@ export const MINIMUM_REPLY_RESERVE = 16;
 
 /**
  * The tokens kept back for the model's reply: the configured number, else 15% of the window.
- * It must leave at least half the window for the request.
+ * At least 16 tokens, and it must leave at least half the window for the request.
  */
 export function resolveReplyReserve(contextSize: number, configured: number | undefined): number {
   const reserve = configured ?? Math.max(MINIMUM_REPLY_RESERVE, Math.floor(contextSize * DEFAULT_REPLY_RESERVE_SHARE));
-  if (!Number.isInteger(reserve) || reserve < 1 || reserve > contextSize / 2) {
+  if (!Number.isInteger(reserve) || reserve < MINIMUM_REPLY_RESERVE || reserve > contextSize / 2) {
     throw new InvalidArgumentError({
       argument: 'replyReserve',
-      message: `replyReserve must be a whole number of tokens from 1 to half the window (${Math.floor(contextSize / 2)} of ${contextSize}); got ${configured}.`,
+      message: `The reply reserve (--reply-reserve, compression.replyReserve) must be a whole number of tokens from ${MINIMUM_REPLY_RESERVE} to half the window (${Math.floor(contextSize / 2)} of ${contextSize}); got ${configured}.`,
     });
   }
   return reserve;

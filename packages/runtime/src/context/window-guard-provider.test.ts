@@ -38,6 +38,38 @@ describe('window guard', () => {
   });
 });
 
+describe('window guard and checkpoints', () => {
+  it('never drops a checkpoint, even the oldest assistant message: only its provider ages it', async () => {
+    const checkpoint: Message = {
+      ...text('cp', 'assistant', `[ollm checkpoint] ${long}`),
+      metadata: {
+        checkpoint: {
+          id: 'c',
+          level: 3,
+          range: 'Messages 2-9',
+          summary: long,
+          createdAt: '2026-01-01T00:00:00Z',
+          originalTokens: 900,
+          currentTokens: 300,
+          compressionCount: 1,
+        },
+      },
+    };
+    const messages: Message[] = [
+      text('u1', 'user', 'task'),
+      checkpoint,
+      text('a1', 'assistant', long),
+      text('u2', 'user', 'next'),
+      text('a2', 'assistant', long),
+      text('u3', 'user', 'latest'),
+    ];
+    const result = await compactWith(createWindowGuardProvider(), messages, { config: { limit: 500 } });
+    const kept = result.messages.map((message) => message.id);
+    expect(kept).toContain('cp');
+    expect(kept).not.toContain('a1');
+  });
+});
+
 describe('window guard (property)', () => {
   const turn = fc.record({
     user: fc.integer({ min: 1, max: 120 }),

@@ -171,6 +171,23 @@ describe('the window rule: every request fits the window less the reply reserve'
     expect(truncated).toHaveLength(1);
   });
 
+  it('with automaticCompression off, compresses only what a send needs, and never on its own', async () => {
+    const registry = new ProviderRegistry();
+    registry.register(shortenToolResults);
+    const manager = new ContextManager({ contextSize: 4_096, registry, autoPipeline: 'shorten', automaticCompression: false });
+    const skipped: string[] = [];
+    manager.on('compression-skipped', (event) => skipped.push(event.reason));
+    for (let index = 0; index < 7; index += 1) addToolTurn(manager, index, 430);
+    expect(manager.shouldCompress()).toBe(true);
+    expect(await manager.maybeCompress()).toBeUndefined();
+    expect(manager.compressionCount).toBe(0);
+    expect(skipped).toContain('automatic compression is off; requests are still kept inside the window');
+    manager.addMessage({ role: 'user', parts: [{ type: 'text', text: 'and now?' }] });
+    const request = await manager.prepareRequest();
+    expect(request.tokens).toBeLessThanOrEqual(request.requestLimit);
+    expect(manager.compressionCount).toBe(1);
+  });
+
   it('says when an automatic compression is not needed', async () => {
     const manager = managerWith({ contextSize: 8_192, stages: [shortenToolResults] });
     const skipped: string[] = [];
