@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildCompactionResult, computeSourceDigest, createTokenizer, sha256Hex, TokenCounter, type ContextProvider } from '@ollm/core';
+import { buildCompactionResult, computeSourceDigest, createTokenizer, sha256Hex, TokenCounter, type ContextProviderV1 } from '@ollm/core';
 import { readTranscript } from '@ollm/transcripts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fixturesPresent, sweAgentFixture, tauBenchFixture } from './fixture-paths.js';
@@ -112,7 +112,7 @@ describe.skipIf(!fixturesPresent)('ollm compact', () => {
   });
 
   it('passes provider warnings to stderr, and info only with --debug', async () => {
-    const chatty: ContextProvider = {
+    const chatty: ContextProviderV1 = {
       specificationVersion: 'v1',
       name: 'chatty',
       description: 'Logs (tests)',
@@ -150,7 +150,7 @@ describe.skipIf(!fixturesPresent)('ollm compact', () => {
 
   it('hands --model to the provider as context.model (Ollama by default, OpenAI with --api openai)', async () => {
     const seen: string[] = [];
-    const modelReader: ContextProvider = {
+    const modelReader: ContextProviderV1 = {
       specificationVersion: 'v1',
       name: 'model-reader',
       description: 'Records the model it was given (tests)',

@@ -44,7 +44,7 @@ describe('ollm providers', () => {
     const json = await runOllm(['--no-plugins', 'providers', '--json'], { registry: testRegistry() });
     const parsed = JSON.parse(json.stdout) as ProvidersJson;
     expect(parsed.providers.map((provider) => provider.name)).toEqual(['identity', 'offline', 'placeholder', 'rule-breaker']);
-    expect(parsed.providers[0]).toEqual({ name: 'identity', package: '(test)', description: 'Keeps every message (tests)' });
+    expect(parsed.providers[0]).toEqual({ name: 'identity', package: '(test)', description: 'Keeps every message (tests)', usesModel: false });
     expect(parsed.warnings).toEqual([]);
   });
 
@@ -59,7 +59,7 @@ describe('ollm providers', () => {
     const run = await runOllm(['providers', '--json'], { cwd: folder.path, registry: new ProviderRegistry() });
     expect(run.code).toBe(0);
     const parsed = JSON.parse(run.stdout) as ProvidersJson;
-    expect(parsed.providers).toContainEqual({ name: 'fake', package: 'ollm-plugin-fake', description: 'A fake provider' });
+    expect(parsed.providers).toContainEqual({ name: 'fake', package: 'ollm-plugin-fake', description: 'A fake provider', usesModel: false });
     const broken = parsed.warnings.filter((warning) => warning.package === 'ollm-plugin-broken');
     expect(broken).toHaveLength(1);
     expect(broken[0]!.message).toContain('boom at import');

@@ -3,14 +3,14 @@ import {
   ModelUnavailableError,
   saveRemovedContent,
   withParts,
-  type ContextProvider,
+  type ContextProviderV1,
   type Message,
   type RemovedContent,
 } from '@ollm/core';
 import { ProviderRegistry } from '@ollm/runtime';
 
 /** Returns the conversation unchanged. */
-export const identityProvider: ContextProvider = {
+export const identityProvider: ContextProviderV1 = {
   specificationVersion: 'v1',
   name: 'identity',
   description: 'Keeps every message (tests)',
@@ -21,7 +21,7 @@ export const identityProvider: ContextProvider = {
 };
 
 /** Replaces every tool result with a placeholder naming the file its output was saved to. */
-export const placeholderProvider: ContextProvider = {
+export const placeholderProvider: ContextProviderV1 = {
   specificationVersion: 'v1',
   name: 'placeholder',
   description: 'Saves each tool result under logdir and leaves a placeholder (tests)',
@@ -52,7 +52,7 @@ export const placeholderProvider: ContextProvider = {
 };
 
 /** Edits the first user message, which the integrity validator must reject. */
-export const ruleBreakingProvider: ContextProvider = {
+export const ruleBreakingProvider: ContextProviderV1 = {
   specificationVersion: 'v1',
   name: 'rule-breaker',
   description: 'Rewrites a user message (tests)',
@@ -68,7 +68,7 @@ export const ruleBreakingProvider: ContextProvider = {
 };
 
 /** A model-based provider whose model server is down. */
-export const offlineProvider: ContextProvider = {
+export const offlineProvider: ContextProviderV1 = {
   specificationVersion: 'v1',
   name: 'offline',
   description: 'Needs a model that is not running (tests)',

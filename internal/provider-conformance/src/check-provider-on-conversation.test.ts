@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { TokenCounter, createProviderContext, createTokenizer, resolveCompressionConfig, type ContextProvider, type Message } from '@ollm/core';
+import { TokenCounter, createProviderContext, createTokenizer, resolveCompressionConfig, type ContextProviderV1, type Message } from '@ollm/core';
 import { conversationArbitrary } from './arbitraries/conversation-arbitrary.js';
 import { checkProviderOnConversation } from './check-provider-on-conversation.js';
 import { createIdentityProvider } from './identity-provider.js';
@@ -12,7 +12,7 @@ import { withTemporaryLogdir } from './temporary-logdir.js';
 const tokens = new TokenCounter(createTokenizer('o200k_base'));
 
 /** The distinct checks that failed; runs on a copy, since some broken providers mutate their input. */
-async function failedChecks(provider: ContextProvider, original: readonly Message[] = sampleConversation, ratio = 0.5): Promise<string[]> {
+async function failedChecks(provider: ContextProviderV1, original: readonly Message[] = sampleConversation, ratio = 0.5): Promise<string[]> {
   const messages = structuredClone(original);
   const config = resolveCompressionConfig({ limit: Math.floor(ratio * tokens.countMessages(messages)) });
   const failures = await checkProviderOnConversation(provider, messages, config, createProviderContext({ tokens }));

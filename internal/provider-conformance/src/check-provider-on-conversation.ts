@@ -1,12 +1,13 @@
 import {
-  TokenCounter,
-  computeSourceDigest,
-  findIntegrityViolations,
   type CompactionResult,
   type CompressionConfig,
+  computeSourceDigest,
   type ContextProvider,
+  findIntegrityViolations,
   type Message,
   type ProviderContext,
+  runProvider,
+  TokenCounter,
 } from '@ollm/core';
 import { findInputMutations, snapshotInput } from './checks/input-snapshot.js';
 import { findPreservationFailures } from './checks/preserved-messages.js';
@@ -26,6 +27,8 @@ function checkShouldCompress(
   config: CompressionConfig,
   context: ProviderContext,
 ): ConformanceFailure[] {
+  // v2 has no shouldCompress: the host decides when to compact.
+  if (provider.specificationVersion !== 'v1') return [];
   try {
     const answer: unknown = provider.shouldCompress(messages, config, context);
     if (typeof answer === 'boolean') return [];
@@ -46,7 +49,8 @@ async function compressInLogdir(
   const run = async (logdir: string): Promise<ConformanceFailure[]> => {
     let result: unknown;
     try {
-      result = await provider.compress(messages, { ...config, logdir }, context);
+      // Through the host's own call (v1 or v2), so a v2 provider's result carries the host's digest and stats.
+      result = await runProvider(provider, messages, { ...config, logdir }, context);
     } catch (error) {
       return [{ check: 'compress', detail: `compress threw ${describeError(error)}` }];
     }

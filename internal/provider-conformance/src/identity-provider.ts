@@ -1,11 +1,11 @@
-import { buildCompactionResult, type ContextProvider } from '@ollm/core';
+import { buildCompactionResult, type ContextProviderV1 } from '@ollm/core';
 
 /**
  * A provider that returns its input unchanged: the smallest conforming provider. It never
  * compresses, so when the input is over the limit it says so in `limitations`. Useful as a
  * baseline in tests and as the stage that changes nothing in pipelines.
  */
-export function createIdentityProvider(): ContextProvider {
+export function createIdentityProvider(): ContextProviderV1 {
   return {
     specificationVersion: 'v1',
     name: 'identity',

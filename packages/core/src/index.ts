@@ -23,11 +23,17 @@ export { MODEL_RESPONSE_EXCERPT_LENGTH, ModelResponseError } from './errors/mode
 export type { TokenEncoding, Tokenizer } from './tokens/tokenizer.js';
 export { createTokenizer, encodingForModel } from './tokens/bpe-tokenizer.js';
 export { MESSAGE_OVERHEAD_TOKENS, TOOL_CALL_OVERHEAD_TOKENS, TokenCounter } from './tokens/token-counter.js';
+export type { TokenCounting } from './tokens/token-counting.js';
 export { TokenLedger } from './tokens/token-ledger.js';
 
-// Provider spec v1
-export type { ContextProvider } from './provider/v1/context-provider-v1.js';
-export { isContextProvider } from './provider/v1/context-provider-v1.js';
+// The provider spec: v2, and v1 as first shipped (hosts take both)
+export type { ContextProvider } from './provider/context-provider.js';
+export { isContextProvider, isContextProviderV2, providerUsesModel } from './provider/context-provider.js';
+export type { ContextProviderV1 } from './provider/v1/context-provider-v1.js';
+export { isContextProviderV1 } from './provider/v1/context-provider-v1.js';
+export type { CompactCall, CompactOutput, CompactSettings, ContextProviderV2 } from './provider/v2/context-provider-v2.js';
+export type { CompactionWarning } from './provider/v2/compaction-warning.js';
+export { describeWarning } from './provider/v2/compaction-warning.js';
 export type { CompressionConfig } from './provider/compression-config.js';
 export { DEFAULT_COMPRESSION_CONFIG, resolveCompressionConfig } from './provider/compression-config.js';
 export type { CompactionResult, CompactionStats, FoldedMessage, RemovedContent } from './provider/compaction-result.js';
@@ -62,7 +68,17 @@ export { findToolPairingProblem } from './integrity/tool-pairing.js';
 // Host
 export type { CompactOptions } from './host/compact-with.js';
 export { compactWith, createProviderContext } from './host/compact-with.js';
-export { createPipelineProvider } from './host/pipeline-provider.js';
+export type { PipelineProvider } from './host/pipeline-provider.js';
+export { createPipelineProvider, isPipelineProvider, runPipeline } from './host/pipeline-provider.js';
+export type { Pipeline } from './host/pipeline.js';
+export { parsePipeline } from './host/pipeline.js';
+export type { ProviderOptions } from './host/run-provider.js';
+export { runProvider } from './host/run-provider.js';
+export type { RunStagesOptions } from './host/run-stages.js';
+export { runStages } from './host/run-stages.js';
+export { outputFromResult, v1Arguments } from './host/v1-arguments.js';
+export type { AppliedStage } from './host/merge-stages.js';
+export { mergeStages } from './host/merge-stages.js';
 export type { BuildCompactionResultOptions } from './host/build-compaction-result.js';
 export { buildCompactionResult } from './host/build-compaction-result.js';
 export { cutAtSentence, fitToTokens, tokenPrefix } from './host/fit-to-tokens.js';

@@ -43,15 +43,15 @@ function outputOf(message: Message): string {
 describe('code-aware provider', () => {
   it('is the default export, named code-aware, spec v1', () => {
     expect(codeAwareProvider.name).toBe('code-aware');
-    expect(codeAwareProvider.specificationVersion).toBe('v1');
+    expect(codeAwareProvider.specificationVersion).toBe('v2');
+    expect(codeAwareProvider.usesModel).toBe(false);
   });
 
-  it('asks to compress only over a limit', () => {
+  it('leaves a conversation within its limit as it is', async () => {
     const messages = conversation();
     const total = context.tokens.countMessages(messages);
-    expect(provider.shouldCompress(messages, resolveCompressionConfig(), context)).toBe(false);
-    expect(provider.shouldCompress(messages, resolveCompressionConfig({ limit: total }), context)).toBe(false);
-    expect(provider.shouldCompress(messages, resolveCompressionConfig({ limit: total - 1 }), context)).toBe(true);
+    const result = await compactWith(provider, messages, { config: { limit: total }, context });
+    expect(result.messages).toEqual(messages);
   });
 
   it('folds an earlier view of a file re-read later to a reference, and keeps the latest view in full', async () => {

@@ -1,4 +1,4 @@
-import type { ContextProvider } from '@ollm/core';
+import { type ContextProviderV2, outputFromResult, v1Arguments } from '@ollm/core';
 import { resolveCodeAwareOptions, type CodeAwareProviderOptions } from './code-aware-options.js';
 import { CodeAwareCompaction } from './compaction/code-aware-compaction.js';
 import { findCodeViews } from './compaction/find-code-views.js';
@@ -11,17 +11,17 @@ export const CODE_AWARE_PROVIDER_NAME = 'code-aware';
  * until the context is under `config.limit` (everything eligible when no limit is given).
  * See `planFoldSteps` for the order.
  */
-export function createCodeAwareProvider(options: CodeAwareProviderOptions = {}): ContextProvider {
+export function createCodeAwareProvider(options: CodeAwareProviderOptions = {}): ContextProviderV2 {
   resolveCodeAwareOptions(options); // bad options fail when the provider is made, not mid-compaction
   return {
-    specificationVersion: 'v1',
+    specificationVersion: 'v2',
+    usesModel: false,
     name: CODE_AWARE_PROVIDER_NAME,
     description:
       'Folds code with tree-sitter: repeated file reads to references; old file views, heredoc scripts and code blocks to signatures, imports and the lines the conversation edited or cited',
-    shouldCompress(messages, config, context) {
-      return config.limit !== undefined && context.tokens.countMessages(messages) > config.limit;
-    },
-    async compress(messages, config, context) {
+    async compress(call) {
+      const { messages } = call;
+      const { config, context } = v1Arguments(call);
       const startedAt = performance.now();
       const { recentMessages, minimumSavingTokens } = resolveCodeAwareOptions(options, config.extraConfig);
       const views = findCodeViews(messages);
@@ -30,7 +30,7 @@ export function createCodeAwareProvider(options: CodeAwareProviderOptions = {}):
         if (compaction.underLimit()) break;
         await compaction.apply(step);
       }
-      return compaction.result(startedAt);
+      return outputFromResult(compaction.result(startedAt));
     },
   };
 }

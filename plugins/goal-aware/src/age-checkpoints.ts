@@ -1,4 +1,4 @@
-import { cutAtSentence, type Checkpoint, type Message, type TokenCounter } from '@ollm/core';
+import { cutAtSentence, type Checkpoint, type Message, type TokenCounting } from '@ollm/core';
 import { checkpointMessage, findCheckpoints, keptQuotes, quotesOf, type FoldedQuote } from './checkpoint-message.js';
 import { mergeFacts } from './extract-facts.js';
 import type { Summariser } from './summariser.js';
@@ -28,7 +28,7 @@ export async function ageCheckpoints(input: {
   readonly messages: readonly Message[];
   readonly summariser: Summariser;
   readonly levelTargets: readonly [number, number, number, number];
-  readonly tokens: TokenCounter;
+  readonly tokens: TokenCounting;
   readonly now: string;
 }): Promise<AgingOutcome> {
   const outcome: AgingOutcome = { replaced: new Map(), dropped: new Set(), superseded: [], notes: [] };

@@ -1,4 +1,4 @@
-import { checkpointOf, tokenPrefix, type Checkpoint, type Message, type TokenCounter } from '@ollm/core';
+import { checkpointOf, tokenPrefix, type Checkpoint, type Message, type TokenCounting } from '@ollm/core';
 
 /** A user message folded into a checkpoint: its position, id and (cut) text. */
 export interface FoldedQuote {
@@ -16,7 +16,7 @@ export const CHECKPOINT_HEADER_ALLOWANCE = 40;
  * The quotes of folded user messages within `budget`: the oldest (the task, usually) always, then
  * the newest that fit; the ones between are counted, so the first user turns never vanish.
  */
-export function renderQuotes(quotes: readonly FoldedQuote[], budget: number, tokens: TokenCounter): string {
+export function renderQuotes(quotes: readonly FoldedQuote[], budget: number, tokens: TokenCounting): string {
   if (quotes.length === 0 || budget <= 0) return '';
   const title = 'Earlier user messages, folded here (full text saved under logdir):';
   const line = (quote: FoldedQuote) => `> [user message ${quote.position + 1}] ${quote.text.replace(/\s+/g, ' ')}`;
@@ -48,7 +48,7 @@ export function keptQuotes(quotes: readonly FoldedQuote[], maximum: number): Fol
 }
 
 /** A quote of a user message, cut to `maxTokens`. */
-export function quoteOf(text: string, maxTokens: number, tokens: TokenCounter): string {
+export function quoteOf(text: string, maxTokens: number, tokens: TokenCounting): string {
   const cut = tokenPrefix(text, maxTokens, tokens.tokenizer);
   return cut.length < text.length ? `${cut.trimEnd()} …` : cut;
 }
@@ -70,7 +70,7 @@ export function checkpointMessage(input: {
   readonly checkpoint: Omit<Checkpoint, 'currentTokens'>;
   readonly quotes: readonly FoldedQuote[];
   readonly quoteBudget: number;
-  readonly tokens: TokenCounter;
+  readonly tokens: TokenCounting;
 }): Message {
   const { checkpoint } = input;
   const header = `[ollm checkpoint · level ${checkpoint.level} · compression ${checkpoint.compressionNumber ?? '?'} · ${checkpoint.range} · ${checkpoint.originalTokens} tokens summarised]`;

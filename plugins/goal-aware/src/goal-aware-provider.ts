@@ -1,18 +1,20 @@
 import {
-  NoModelError,
   buildCompactionResult,
-  createMessageId,
-  messageText,
-  modelWindow,
-  saveRemovedContent,
-  sha256Hex,
   type CompactionResult,
   type CompressionConfig,
-  type ContextProvider,
+  type ContextProviderV2,
+  createMessageId,
   type FoldedMessage,
   type Message,
+  messageText,
+  modelWindow,
+  NoModelError,
+  outputFromResult,
   type ProviderContext,
   type RemovedContent,
+  saveRemovedContent,
+  sha256Hex,
+  v1Arguments,
 } from '@ollm/core';
 import { ageCheckpoints } from './age-checkpoints.js';
 import { checkpointMessage, findCheckpoints, quoteOf, renderQuotes, type FoldedQuote } from './checkpoint-message.js';
@@ -41,16 +43,15 @@ export const MINIMUM_SPAN_TOKENS = 160;
  * `ModelResponseError`); an empty summary or a result not smaller than its input returns the input
  * unchanged with a `limitations` entry, so the caller keeps its conversation either way.
  */
-export function createGoalAwareProvider(options: GoalAwareOptions = {}): ContextProvider {
+export function createGoalAwareProvider(options: GoalAwareOptions = {}): ContextProviderV2 {
   return {
-    specificationVersion: 'v1',
+    specificationVersion: 'v2',
+    usesModel: true,
     name: GOAL_AWARE_PROVIDER_NAME,
     description: 'Goal-aware LLM summariser: old assistant/tool turns become aging checkpoints (bounded total), user messages stay',
-    shouldCompress(messages, config, context) {
-      return config.limit !== undefined && context.tokens.countMessages(messages) > config.limit;
-    },
-    compress(messages, config, context) {
-      return compressMessages(messages, config, context, options);
+    async compress(call) {
+      const { config, context } = v1Arguments(call);
+      return outputFromResult(await compressMessages(call.messages, config, context, options));
     },
   };
 }

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TokenCounter, checkpointOf, createTokenizer, isCheckpointMessage } from '@ollm/core';
+import { type TokenCounting, checkpointOf, createTokenizer, isCheckpointMessage, TokenCounter } from '@ollm/core';
 import { checkpointTokenBound, resolveGoalAwareOptions } from './index.js';
 import { GOAL } from './test-support/build-conversation.js';
 import { startFakeModelServer, type FakeModelServer } from '@ollm/fake-model-server';

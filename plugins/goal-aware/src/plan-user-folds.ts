@@ -1,4 +1,4 @@
-import type { Message, TokenCounter } from '@ollm/core';
+import type { Message, TokenCounting } from '@ollm/core';
 
 export interface UserFoldPlan {
   /** Positions of the user messages to fold, oldest first. */
@@ -18,7 +18,7 @@ export function planUserFolds(
   recentStart: number,
   limit: number | undefined,
   userShare: number,
-  tokens: TokenCounter,
+  tokens: TokenCounting,
 ): UserFoldPlan {
   let userTokens = 0;
   for (const message of messages) if (message.role === 'user') userTokens += tokens.countMessage(message);

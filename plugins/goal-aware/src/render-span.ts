@@ -1,4 +1,4 @@
-import { fitToTokens, isCheckpointMessage, type Message, type MessagePart, type TokenCounter } from '@ollm/core';
+import { fitToTokens, isCheckpointMessage, type Message, type MessagePart, type TokenCounting } from '@ollm/core';
 
 /** One rendered message of a span: its text for the prompt and its position in the input. */
 export interface RenderedEntry {
@@ -16,7 +16,7 @@ export function renderSpan(
   span: ReadonlySet<number>,
   from: number,
   to: number,
-  tokens: TokenCounter,
+  tokens: TokenCounting,
   maxToolResultTokens: number,
 ): RenderedEntry[] {
   const entries: RenderedEntry[] = [];
@@ -35,7 +35,7 @@ export function renderSpan(
   return entries;
 }
 
-function renderPart(part: MessagePart, tokens: TokenCounter, maxToolResultTokens: number): string {
+function renderPart(part: MessagePart, tokens: TokenCounting, maxToolResultTokens: number): string {
   switch (part.type) {
     case 'text':
       return part.text;

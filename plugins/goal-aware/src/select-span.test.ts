@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TokenCounter, createTokenizer, type Message } from '@ollm/core';
+import { type TokenCounting, createTokenizer, type Message, TokenCounter } from '@ollm/core';
 import { selectSpan } from './select-span.js';
 
 const tokens = new TokenCounter(createTokenizer('o200k_base'));

@@ -1,4 +1,4 @@
-import { isCheckpointMessage, toolTurnGroups, type Message, type TokenCounter } from '@ollm/core';
+import { isCheckpointMessage, toolTurnGroups, type Message, type TokenCounting } from '@ollm/core';
 
 export interface SpanSelection {
   /** Positions of the assistant / tool messages to summarise, ascending. */
@@ -13,7 +13,7 @@ export interface SpanSelection {
  * tool group is user, system, pinned or recent — so a call and its results go together or stay
  * together, and tool results carried in user messages (Anthropic) keep their calls.
  */
-export function selectSpan(messages: readonly Message[], tokens: TokenCounter, recentTokens: number): SpanSelection {
+export function selectSpan(messages: readonly Message[], tokens: TokenCounting, recentTokens: number): SpanSelection {
   let recentStart = messages.length;
   let used = 0;
   while (recentStart > 0) {

@@ -1,10 +1,10 @@
-import { cutAtSentence, splitIntoChunks, tokenPrefix, type GoalState, type LanguageModel, type Message, type TokenCounter } from '@ollm/core';
+import { cutAtSentence, splitIntoChunks, tokenPrefix, type GoalState, type LanguageModel, type Message, type TokenCounting } from '@ollm/core';
 import type { RenderedEntry } from './render-span.js';
 import { recompressPrompt, spanPrompt } from './summary-prompts.js';
 
 export interface SummariserSettings {
   readonly model: LanguageModel;
-  readonly tokens: TokenCounter;
+  readonly tokens: TokenCounting;
   readonly goal: GoalState | undefined;
   /** The summariser model's window in tokens. */
   readonly modelContextTokens: number;

@@ -12,6 +12,7 @@ import {
   type CompactionResult,
   type ContextProvider,
   type Message,
+  runProvider,
 } from '@ollm/core';
 import { readTranscript } from '@ollm/transcripts';
 import { createMaskProvider, isPlaceholder } from './index.js';
@@ -41,7 +42,7 @@ function fixtureFiles(folder: string, suffix: string): string[] {
 async function compactAndCheck(provider: ContextProvider, messages: readonly Message[], extraConfig?: Record<string, unknown>) {
   const tokens = context.tokens.countMessages(messages);
   const limit = Math.floor(tokens / 2);
-  const result = await provider.compress(messages, resolveCompressionConfig({ limit, logdir, ...(extraConfig ? { extraConfig } : {}) }), context);
+  const result = await runProvider(provider, messages, resolveCompressionConfig({ limit, logdir, ...(extraConfig ? { extraConfig } : {}) }), context);
   expect(findIntegrityViolations(messages, result, context.tokens)).toEqual([]);
   if (result.stats.tokensAfter > limit) expect(result.limitations.join('\n')).toContain('over the limit');
   const output = new Map(result.messages.map((message) => [message.id, message]));
@@ -99,7 +100,7 @@ describe('mask on SWE-agent trajectories at limit = 50% of tokens', () => {
       expect(all.result.stats.tokensAfter).toBeLessThanOrEqual(result.stats.tokensAfter);
       // At a reachable limit, until-limit stops early and keeps more outputs than all.
       const limit80 = Math.floor(tokens * 0.8);
-      const at80 = await createMaskProvider().compress(messages, resolveCompressionConfig({ limit: limit80, logdir }), context);
+      const at80 = await runProvider(createMaskProvider(), messages, resolveCompressionConfig({ limit: limit80, logdir }), context);
       expect(findIntegrityViolations(messages, at80, context.tokens)).toEqual([]);
       if (all.result.stats.tokensAfter <= limit80) {
         expect(at80.stats.tokensAfter).toBeLessThanOrEqual(limit80);

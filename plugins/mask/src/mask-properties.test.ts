@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createProviderContext, findIntegrityViolations, resolveCompressionConfig, type Message } from '@ollm/core';
+import { createProviderContext, findIntegrityViolations, resolveCompressionConfig, type Message, runProvider } from '@ollm/core';
 import { conversationArbitrary } from '@ollm/provider-conformance';
 import { createMaskProvider, isPlaceholder } from './index.js';
 import { findObservations } from './find-observations.js';
@@ -25,7 +25,7 @@ describe('mask invariants on generated conversations', () => {
         async (messages, keepLast, mode, ratio) => {
           const limit = Math.floor(ratio * context.tokens.countMessages(messages));
           const config = resolveCompressionConfig({ limit, extraConfig: { keepLast, mode } });
-          const result = await createMaskProvider().compress(messages, config, context);
+          const result = await runProvider(createMaskProvider(), messages, config, context);
           expect(findIntegrityViolations(messages, result, context.tokens)).toEqual([]);
 
           const before = outputs(messages);

@@ -10,6 +10,7 @@ import {
   sha256Hex,
   type CompressionConfig,
   type Message,
+  runProvider,
 } from '@ollm/core';
 import mask, { createMaskProvider, isPlaceholder, PLACEHOLDER_PREFIX } from './index.js';
 import { bashOutput, buildConversation, resultOutput, type ToolTurn } from './test-support/build-conversation.js';
@@ -23,7 +24,7 @@ function turns(count: number, extra: Partial<ToolTurn> = {}): ToolTurn[] {
 }
 
 async function run(messages: readonly Message[], config: Partial<CompressionConfig> = {}, provider = mask) {
-  const result = await provider.compress(messages, resolveCompressionConfig({ logdir, ...config }), context);
+  const result = await runProvider(provider, messages, resolveCompressionConfig({ logdir, ...config }), context);
   expect(findIntegrityViolations(messages, result, context.tokens)).toEqual([]);
   return result;
 }
@@ -34,16 +35,17 @@ function maskedTurns(messages: readonly Message[], count: number): number[] {
 
 describe('mask provider', () => {
   it('is a v1 provider named mask', () => {
-    expect(mask.specificationVersion).toBe('v1');
+    expect(mask.specificationVersion).toBe('v2');
+    expect(mask.usesModel).toBe(false);
     expect(mask.name).toBe('mask');
   });
 
-  it('shouldCompress only with a limit the conversation exceeds', () => {
+  it('leaves a conversation already within the limit as it is', async () => {
     const messages = buildConversation(turns(3));
     const tokens = context.tokens.countMessages(messages);
-    expect(mask.shouldCompress(messages, resolveCompressionConfig(), context)).toBe(false);
-    expect(mask.shouldCompress(messages, resolveCompressionConfig({ limit: tokens }), context)).toBe(false);
-    expect(mask.shouldCompress(messages, resolveCompressionConfig({ limit: tokens - 1 }), context)).toBe(true);
+    const result = await runProvider(mask, messages, resolveCompressionConfig({ limit: tokens }), context);
+    expect(result.messages).toEqual(messages);
+    expect(result.removed).toEqual([]);
   });
 
   it('without a limit masks every tool output but the last 10 (mode all)', async () => {
@@ -177,7 +179,7 @@ describe('mask provider', () => {
 
   it('without logdir records sha256 only and says the content is not recoverable', async () => {
     const messages = buildConversation(turns(11));
-    const result = await mask.compress(messages, resolveCompressionConfig(), context);
+    const result = await runProvider(mask, messages, resolveCompressionConfig(), context);
     expect(result.removed).toEqual([
       { messageId: 'tool_0', kind: 'tool-result', sha256: sha256Hex(resultOutput(messages, 0)), originalTokens: expect.any(Number) },
     ]);

@@ -1,14 +1,16 @@
 import {
   buildCompactionResult,
-  saveRemovedContent,
-  withParts,
   type CompactionResult,
   type CompressionConfig,
-  type ContextProvider,
+  type ContextProviderV2,
   type Message,
   type MessagePart,
+  outputFromResult,
   type ProviderContext,
   type RemovedContent,
+  saveRemovedContent,
+  v1Arguments,
+  withParts,
 } from '@ollm/core';
 import { findObservations } from './find-observations.js';
 import { resolveMaskOptions, type MaskOptions, type ResolvedMaskOptions } from './mask-options.js';
@@ -22,16 +24,15 @@ export const MASK_PROVIDER_NAME = 'mask';
  * one-line hint and where the full output is saved. Tool calls, and every system, user and pinned
  * message, are never touched.
  */
-export function createMaskProvider(options: MaskOptions = {}): ContextProvider {
+export function createMaskProvider(options: MaskOptions = {}): ContextProviderV2 {
   return {
-    specificationVersion: 'v1',
+    specificationVersion: 'v2',
+    usesModel: false,
     name: MASK_PROVIDER_NAME,
     description: 'Observation masking: keeps the last M tool results verbatim and masks older ones with recoverable placeholders',
-    shouldCompress(messages, config, context) {
-      return config.limit !== undefined && context.tokens.countMessages(messages) > config.limit;
-    },
-    async compress(messages, config, context) {
-      return compressMessages(messages, config, context, resolveMaskOptions(options, config));
+    async compress(call) {
+      const { config, context } = v1Arguments(call);
+      return outputFromResult(compressMessages(call.messages, config, context, resolveMaskOptions(options, config)));
     },
   };
 }

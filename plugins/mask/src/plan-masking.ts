@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { RECOVERY_FOLDER, sha256Hex, type TokenCounter, type ToolResultPart } from '@ollm/core';
+import { RECOVERY_FOLDER, sha256Hex, type TokenCounting, type ToolResultPart } from '@ollm/core';
 import { buildPlaceholder, isPlaceholder } from './build-placeholder.js';
 import { describeCall } from './describe-call.js';
 import type { Observation } from './find-observations.js';
@@ -36,7 +36,7 @@ export interface MaskingPlan {
 export interface PlanMaskingInput {
   readonly observations: readonly Observation[];
   readonly options: ResolvedMaskOptions;
-  readonly tokens: TokenCounter;
+  readonly tokens: TokenCounting;
   readonly tokensBefore: number;
   readonly limit?: number;
   readonly logdir?: string;
@@ -85,7 +85,7 @@ export function planMasking(input: PlanMaskingInput): MaskingPlan {
 function planOne(
   observation: Observation,
   result: ToolResultPart,
-  tokens: TokenCounter,
+  tokens: TokenCounting,
   logdir: string | undefined,
 ): Omit<PlannedMask, 'sha256'> & { readonly sha256?: string } {
   const sha256 = logdir === undefined ? undefined : sha256Hex(result.output);

@@ -1,6 +1,6 @@
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
-import { tokenPrefix, type TokenCounter } from '@ollm/core';
+import { tokenPrefix, type TokenCounting } from '@ollm/core';
 
 export interface ContextFile {
   readonly path: string;
@@ -20,7 +20,7 @@ export interface ContextFilesRead {
  * leads outside the workspace (absolute, `..`, or a symlink out) is refused; missing, non-regular
  * and binary files are skipped. Nothing outside the workspace is ever opened.
  */
-export function readContextFiles(paths: readonly string[], workspace: string, maxTokens: number, tokens: TokenCounter): ContextFilesRead {
+export function readContextFiles(paths: readonly string[], workspace: string, maxTokens: number, tokens: TokenCounting): ContextFilesRead {
   const result: ContextFilesRead = { files: [], skipped: [] };
   let root: string;
   try {

@@ -1,20 +1,22 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import {
-  NoModelError,
   buildCompactionResult,
-  createMessageId,
-  modelWindow,
-  saveRemovedContent,
-  toolTurnGroups,
-  sha256Hex,
   type CompactionResult,
   type CompressionConfig,
-  type ContextProvider,
+  type ContextProviderV2,
+  createMessageId,
   type FoldedMessage,
   type Message,
+  modelWindow,
+  NoModelError,
+  outputFromResult,
   type ProviderContext,
   type RemovedContent,
+  saveRemovedContent,
+  sha256Hex,
+  toolTurnGroups,
+  v1Arguments,
 } from '@ollm/core';
 import { parseResume } from './parse-resume.js';
 import { readContextFiles, type ContextFile } from './read-context-files.js';
@@ -33,16 +35,15 @@ export const RESUME_FOLD_REASON = 'resume-and-restart: the conversation restarts
  * Failures: transport faults surface as the model client's typed errors; an empty RESUME, or a
  * result not smaller than its input, returns the input unchanged with a `limitations` entry.
  */
-export function createSummarizeProvider(options: SummarizeOptions = {}): ContextProvider {
+export function createSummarizeProvider(options: SummarizeOptions = {}): ContextProviderV2 {
   return {
-    specificationVersion: 'v1',
+    specificationVersion: 'v2',
+    usesModel: true,
     name: SUMMARIZE_PROVIDER_NAME,
     description: 'Resume-and-restart: the model writes a RESUME and the context restarts from it with the files it names',
-    shouldCompress(messages, config, context) {
-      return config.limit !== undefined && context.tokens.countMessages(messages) > config.limit;
-    },
-    compress(messages, config, context) {
-      return compressMessages(messages, config, context, options);
+    async compress(call) {
+      const { config, context } = v1Arguments(call);
+      return outputFromResult(await compressMessages(call.messages, config, context, options));
     },
   };
 }

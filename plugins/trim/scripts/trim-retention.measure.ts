@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createProviderContext, partText, renderMessage, resolveCompressionConfig, type Message, type TokenCounter } from '@ollm/core';
+import { createProviderContext, partText, renderMessage, resolveCompressionConfig, type Message, type TokenCounter, runProvider } from '@ollm/core';
 import { readTranscript } from '@ollm/transcripts';
 import { expect, it } from 'vitest';
 import trim from '../src/index.js';
@@ -65,7 +65,7 @@ it(`measures trim at limit ${ratio} x tokens on ${folder}`, async () => {
     const messages = (await readTranscript(file)).conversations[0]!.messages;
     const before = context.tokens.countMessages(messages);
     const limit = Math.floor(before * ratio);
-    const result = await trim.compress(messages, resolveCompressionConfig({ limit, logdir: mkdtempSync(join(tmpdir(), 'trim-measure-')) }), context);
+    const result = await runProvider(trim, messages, resolveCompressionConfig({ limit, logdir: mkdtempSync(join(tmpdir(), 'trim-measure-')) }), context);
     const kept = result.messages
       .filter((message) => !message.pinned)
       .map(renderMessage)

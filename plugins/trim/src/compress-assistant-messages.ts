@@ -1,4 +1,4 @@
-import { messageText, withParts, type Message, type MessagePart, type TokenCounter } from '@ollm/core';
+import { messageText, withParts, type Message, type MessagePart, type TokenCounting } from '@ollm/core';
 import { extractKeySentences } from './extract-key-sentences.js';
 import { PLACEHOLDER_PREFIX, SHA_PREFIX_LENGTH } from './tool-result-placeholder.js';
 import type { TrimWorkspace } from './trim-workspace.js';
@@ -16,7 +16,7 @@ const MINIMUM_SAVING = 0.1;
  * Tokens of `messageText(message)`. A message with one text part (the usual case) has that part's
  * text as its text, and the part was counted with the message already: no need to tokenise it again.
  */
-function countMessageText(message: Message, text: string, tokens: TokenCounter): number {
+function countMessageText(message: Message, text: string, tokens: TokenCounting): number {
   const textParts = message.parts.filter((part) => part.type === 'text');
   return textParts.length === 1 ? tokens.countPartText(textParts[0]!) : tokens.countText(text);
 }

@@ -1,4 +1,4 @@
-import { createTokenizer, TokenCounter } from '@ollm/core';
+import { createTokenizer, type TokenCounting, TokenCounter } from '@ollm/core';
 import { describe, expect, it } from 'vitest';
 import { extractKeySentences } from './extract-key-sentences.js';
 import { scoreSentence } from './sentence-scoring.js';

@@ -1,4 +1,4 @@
-import type { TokenCounter } from '@ollm/core';
+import type { TokenCounting } from '@ollm/core';
 import { scoreSentence } from './sentence-scoring.js';
 
 /** Fenced code blocks (``` or ~~~), kept verbatim; an unterminated fence runs to the end. */
@@ -21,10 +21,10 @@ interface Unit {
 export interface ExtractOptions {
   /** Share of the prose tokens to aim for; sentences that must be kept may exceed it. */
   readonly keepRatio: number;
-  readonly tokens: TokenCounter;
+  readonly tokens: TokenCounting;
 }
 
-function splitUnits(text: string, tokens: TokenCounter): Unit[] {
+function splitUnits(text: string, tokens: TokenCounting): Unit[] {
   const units: Unit[] = [];
   let line = 0;
   const addProse = (prose: string): void => {

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createProviderContext, findIntegrityViolations, messageText, resolveCompressionConfig, sha256Hex, type Message } from '@ollm/core';
+import { createProviderContext, findIntegrityViolations, messageText, resolveCompressionConfig, sha256Hex, type Message, runProvider } from '@ollm/core';
 import { readTranscript } from '@ollm/transcripts';
 import { describe, expect, it } from 'vitest';
 import trim, { isFoldedToolCall, rawToolCallInput } from './index.js';
@@ -46,7 +46,7 @@ async function checkTranscript(file: string): Promise<void> {
   const total = context.tokens.countMessages(messages);
   const limit = Math.floor(total / 2);
   const logdir = mkdtempSync(join(tmpdir(), 'trim-fixture-'));
-  const result = await trim.compress(messages, resolveCompressionConfig({ limit, logdir }), context);
+  const result = await runProvider(trim, messages, resolveCompressionConfig({ limit, logdir }), context);
 
   expect(findIntegrityViolations(messages, result, context.tokens)).toEqual([]);
   if (result.stats.tokensAfter > limit) expect(result.limitations.join('\n')).toContain('still over the limit');

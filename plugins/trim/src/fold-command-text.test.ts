@@ -1,4 +1,4 @@
-import { createTokenizer, TokenCounter } from '@ollm/core';
+import { createTokenizer, type TokenCounting, TokenCounter } from '@ollm/core';
 import { describe, expect, it } from 'vitest';
 import { foldCommandText } from './fold-command-text.js';
 import { numberedLines } from './test-support/conversation-builder.js';

@@ -1,4 +1,4 @@
-import type { TokenCounter } from '@ollm/core';
+import type { TokenCounting } from '@ollm/core';
 import { PLACEHOLDER_PREFIX, SHA_PREFIX_LENGTH, shortenLine } from './tool-result-placeholder.js';
 import type { RecordedRemoval } from './trim-workspace.js';
 
@@ -20,7 +20,7 @@ export interface FoldCommandTextInput {
   readonly label: string;
   readonly stored: RecordedRemoval;
   readonly lineCharacters: number;
-  readonly tokens: TokenCounter;
+  readonly tokens: TokenCounting;
 }
 
 /**

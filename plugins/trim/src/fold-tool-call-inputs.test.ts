@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createTokenizer, sha256Hex, TokenCounter, type Message, type ToolCallPart } from '@ollm/core';
+import { createTokenizer, sha256Hex, type TokenCounting, type Message, type ToolCallPart, TokenCounter } from '@ollm/core';
 import { describe, expect, it } from 'vitest';
 import { foldToolCallInputs } from './fold-tool-call-inputs.js';
 import { rawToolCallInput } from './fold-tool-call.js';

@@ -1,4 +1,4 @@
-import { createTokenizer, TokenCounter, type ToolCallPart } from '@ollm/core';
+import { createTokenizer, type TokenCounting, type ToolCallPart, TokenCounter } from '@ollm/core';
 import { describe, expect, it } from 'vitest';
 import { foldToolCall, isFoldedToolCall, rawToolCallInput } from './fold-tool-call.js';
 import { numberedLines } from './test-support/conversation-builder.js';

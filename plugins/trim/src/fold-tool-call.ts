@@ -1,4 +1,4 @@
-import type { TokenCounter, ToolCallPart } from '@ollm/core';
+import type { TokenCounting, ToolCallPart } from '@ollm/core';
 import { FOLD_NOTE_PREFIX, foldCommandText } from './fold-command-text.js';
 import type { RecordedRemoval } from './trim-workspace.js';
 
@@ -8,7 +8,7 @@ export const MINIMUM_FOLD_SAVING = 0.25;
 export interface FoldToolCallOptions {
   readonly stored: RecordedRemoval;
   readonly lineCharacters: number;
-  readonly tokens: TokenCounter;
+  readonly tokens: TokenCounting;
 }
 
 /** The arguments as the model sees them: the source's raw string, else the JSON of `input`. */

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { createTokenizer, TokenCounter } from '@ollm/core';
+import { createTokenizer, type TokenCounting, TokenCounter } from '@ollm/core';
 import { describe, expect, it } from 'vitest';
 import { buildJsonSkeleton, MAXIMUM_SKELETON_TOKENS, parseJsonDocument, SKELETON_SHARE, skeletonTokenBudget } from './json-skeleton.js';
 import { buildToolResultPlaceholder } from './tool-result-placeholder.js';

@@ -1,4 +1,4 @@
-import type { TokenCounter } from '@ollm/core';
+import type { TokenCounting } from '@ollm/core';
 
 /**
  * A compact skeleton of a JSON tool output for a truncation placeholder: the identifiers and
@@ -97,7 +97,7 @@ export function skeletonTokenBudget(outputTokens: number, previewLines: number):
 export interface JsonSkeletonOptions {
   /** Tokens the skeleton may take at most. */
   readonly tokenBudget: number;
-  readonly tokens: TokenCounter;
+  readonly tokens: TokenCounting;
 }
 
 /** `output` parsed when it is a JSON object or array (surrounding whitespace allowed) of a reasonable size, else undefined. */

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createTokenizer, sha256Hex, TokenCounter } from '@ollm/core';
+import { createTokenizer, sha256Hex, type TokenCounting, TokenCounter } from '@ollm/core';
 import { describe, expect, it } from 'vitest';
 import { stripReasoning } from './strip-reasoning.js';
 import { ConversationBuilder } from './test-support/conversation-builder.js';

@@ -1,4 +1,4 @@
-import type { TokenCounter, ToolCallPart } from '@ollm/core';
+import type { TokenCounting, ToolCallPart } from '@ollm/core';
 import { buildJsonSkeleton, skeletonTokenBudget } from './json-skeleton.js';
 import type { RecordedRemoval } from './trim-workspace.js';
 
@@ -14,7 +14,7 @@ export interface ToolResultPlaceholderInput {
   readonly stored: RecordedRemoval;
   readonly previewLines: number;
   readonly previewLineCharacters: number;
-  readonly tokens: TokenCounter;
+  readonly tokens: TokenCounting;
 }
 
 /** Argument names that hold what a call ran, and the file it worked on (e.g. `str_replace_editor`'s `view` + `path`). */

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createProviderContext, findIntegrityViolations, resolveCompressionConfig, type ToolCallPart } from '@ollm/core';
+import { createProviderContext, findIntegrityViolations, resolveCompressionConfig, type ToolCallPart, runProvider } from '@ollm/core';
 import { parseTranscript, serializeTranscript, withConversationMessages } from '@ollm/transcripts';
 import { expect, it } from 'vitest';
 import trim from './index.js';
@@ -25,7 +25,7 @@ it('writes folded SWE-agent tool calls back as valid trajectories whose argument
   const messages = transcript.conversations[0]!.messages;
   const limit = Math.floor(context.tokens.countMessages(messages) / 2);
   const logdir = mkdtempSync(join(tmpdir(), 'trim-round-trip-'));
-  const result = await trim.compress(messages, resolveCompressionConfig({ limit, logdir }), context);
+  const result = await runProvider(trim, messages, resolveCompressionConfig({ limit, logdir }), context);
   expect(findIntegrityViolations(messages, result, context.tokens)).toEqual([]);
   const folds = result.removed.filter((entry) => entry.kind === 'tool-call-input');
   expect(folds.length).toBeGreaterThan(0);

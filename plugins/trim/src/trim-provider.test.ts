@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createProviderContext, findIntegrityViolations, messageText, resolveCompressionConfig, type Message } from '@ollm/core';
+import { createProviderContext, findIntegrityViolations, messageText, resolveCompressionConfig, type Message, runProvider } from '@ollm/core';
 import { describe, expect, it } from 'vitest';
 import trim, { additionalPassThresholds, additionalPassToolCallThreshold, createTrimProvider, resolveTrimOptions } from './index.js';
 import { ConversationBuilder, numberedLines } from './test-support/conversation-builder.js';
@@ -22,24 +22,17 @@ function agentConversation(): Message[] {
 }
 
 describe('trim provider', () => {
-  it('is a v1 provider named trim, and the default export is an instance', () => {
-    expect(trim.specificationVersion).toBe('v1');
+  it('is a v2 provider named trim that calls no model, and the default export is an instance', () => {
+    expect(trim.specificationVersion).toBe('v2');
     expect(trim.name).toBe('trim');
-  });
-
-  it('asks to compress only when a limit is set and exceeded', () => {
-    const messages = agentConversation();
-    const total = context.tokens.countMessages(messages);
-    expect(trim.shouldCompress(messages, resolveCompressionConfig(), context)).toBe(false);
-    expect(trim.shouldCompress(messages, resolveCompressionConfig({ limit: total }), context)).toBe(false);
-    expect(trim.shouldCompress(messages, resolveCompressionConfig({ limit: total - 1 }), context)).toBe(true);
+    expect(trim.usesModel).toBe(false);
   });
 
   it('runs the three phases without a limit and keeps the result valid', async () => {
     const messages = agentConversation();
     const logdir = mkdtempSync(join(tmpdir(), 'trim-provider-'));
     const config = resolveCompressionConfig({ logdir, maxToolResultTokens: 1000 });
-    const result = await trim.compress(messages, config, context);
+    const result = await runProvider(trim, messages, config, context);
     expect(findIntegrityViolations(messages, result, context.tokens)).toEqual([]);
     const kinds = result.removed.map((entry) => `${entry.messageId}:${entry.kind}`);
     expect(kinds).toEqual(['m2:reasoning', 'm4:tool-result', 'm2:assistant-text']);
@@ -56,7 +49,7 @@ describe('trim provider', () => {
   it('adds passes with a halved tool threshold when still over the limit', async () => {
     const messages = agentConversation();
     const total = context.tokens.countMessages(messages);
-    const result = await trim.compress(messages, resolveCompressionConfig({ limit: Math.floor(total * 0.05) }), context);
+    const result = await runProvider(trim, messages, resolveCompressionConfig({ limit: Math.floor(total * 0.05) }), context);
     expect(findIntegrityViolations(messages, result, context.tokens)).toEqual([]);
     // Phase 2 takes the 6,000-token output; the 900- and 400-token ones go in the 500 and 250 passes.
     expect(result.removed.map((entry) => `${entry.messageId}:${entry.kind}`)).toEqual([
@@ -83,21 +76,21 @@ describe('trim provider', () => {
       .build();
     const folds = (result: { removed: readonly { messageId: string; kind: string }[] }) =>
       result.removed.filter((entry) => entry.kind === 'tool-call-input').map((entry) => entry.messageId);
-    expect(folds(await trim.compress(messages, resolveCompressionConfig(), context))).toEqual([]);
-    const limited = await trim.compress(messages, resolveCompressionConfig({ limit: 10 }), context);
+    expect(folds(await runProvider(trim, messages, resolveCompressionConfig(), context))).toEqual([]);
+    const limited = await runProvider(trim, messages, resolveCompressionConfig({ limit: 10 }), context);
     expect(findIntegrityViolations(messages, limited, context.tokens)).toEqual([]);
     // reproduce.py (about 700 tokens) in phase 3; check.py (about 250) in the first extra pass, at 200.
     expect(folds(limited)).toEqual(['m2', 'm4']);
     expect(limited.limitations.join('\n')).toContain('tool calls of 100 tokens or fewer, reasoning, assistant text and tool calls in the last 5 messages');
     const config = resolveCompressionConfig({ limit: 10, extraConfig: { trim: { maxToolCallTokens: 100_000 } } });
-    expect(folds(await trim.compress(messages, config, context))).toEqual([]);
+    expect(folds(await runProvider(trim, messages, config, context))).toEqual([]);
     const resolved = resolveTrimOptions({}, resolveCompressionConfig());
     expect([0, 1, 2, 3, 4].map((pass) => additionalPassToolCallThreshold(resolved, pass))).toEqual([200, 100, 100, 100, 100]);
   });
 
   it('explains a limit it cannot reach, the missing logdir and the low saving', async () => {
     const messages = new ConversationBuilder().system('x '.repeat(1500)).user('y '.repeat(1500)).toolRound('ls', numberedLines(20)).build();
-    const result = await trim.compress(messages, resolveCompressionConfig({ limit: 10 }), context);
+    const result = await runProvider(trim, messages, resolveCompressionConfig({ limit: 10 }), context);
     expect(findIntegrityViolations(messages, result, context.tokens)).toEqual([]);
     const text = result.limitations.join('\n');
     expect(text).toContain('still over the limit');
@@ -108,10 +101,10 @@ describe('trim provider', () => {
   it('reads options from extraConfig over the factory options', async () => {
     const messages = agentConversation();
     const provider = createTrimProvider({ maxToolResultTokens: 100000, previewLines: 1 });
-    const quiet = await provider.compress(messages, resolveCompressionConfig(), context);
+    const quiet = await runProvider(provider, messages, resolveCompressionConfig(), context);
     expect(quiet.removed.some((entry) => entry.kind === 'tool-result')).toBe(false);
     const config = resolveCompressionConfig({ extraConfig: { trim: { maxToolResultTokens: 1000 } } });
-    const loud = await provider.compress(messages, config, context);
+    const loud = await runProvider(provider, messages, config, context);
     const placeholder = loud.messages[4]!.parts[0]!;
     expect(placeholder.type === 'tool-result' && placeholder.output).toContain('line 600:');
     expect(placeholder.type === 'tool-result' && placeholder.output).not.toContain('line 599:');
@@ -120,15 +113,15 @@ describe('trim provider', () => {
   it('finds nothing more to do on its own output', async () => {
     const messages = agentConversation();
     const config = resolveCompressionConfig({ maxToolResultTokens: 1000 });
-    const first = await trim.compress(messages, config, context);
-    const second = await trim.compress(first.messages, config, context);
+    const first = await runProvider(trim, messages, config, context);
+    const second = await runProvider(trim, first.messages, config, context);
     expect(second.removed).toEqual([]);
     expect(second.messages).toEqual(first.messages);
   });
 
   it('reads flat extraConfig keys too', async () => {
     const config = resolveCompressionConfig({ extraConfig: { previewLines: 0, maxToolResultTokens: 1000 } });
-    const result = await trim.compress(agentConversation(), config, context);
+    const result = await runProvider(trim, agentConversation(), config, context);
     const placeholder = result.messages[4]!.parts[0]!;
     expect(placeholder.type === 'tool-result' && placeholder.output).not.toContain('First lines:');
   });
@@ -136,6 +129,6 @@ describe('trim provider', () => {
   it('stops when aborted', async () => {
     const controller = new AbortController();
     controller.abort();
-    await expect(trim.compress(agentConversation(), resolveCompressionConfig(), { ...context, abortSignal: controller.signal })).rejects.toThrow();
+    await expect(runProvider(trim, agentConversation(), resolveCompressionConfig(), { ...context, abortSignal: controller.signal })).rejects.toThrow();
   });
 });

@@ -1,13 +1,16 @@
 import {
   buildCompactionResult,
   createTokenizer,
-  TokenCounter,
+  type TokenCounting,
   MESSAGE_OVERHEAD_TOKENS,
   type CompactionResult,
   type CompressionConfig,
-  type ContextProvider,
+  type ContextProviderV2,
   type Message,
+  outputFromResult,
   type ProviderContext,
+  v1Arguments,
+  TokenCounter,
 } from '@ollm/core';
 import { compressAssistantMessages } from './compress-assistant-messages.js';
 import { foldToolCallInputs } from './fold-tool-call-inputs.js';
@@ -95,24 +98,22 @@ function describeLimitations(workspace: TrimWorkspace, tokensBefore: number, opt
   return limitations;
 }
 
-function countWith(context: ProviderContext | undefined): TokenCounter {
+function countWith(context: ProviderContext | undefined): TokenCounting {
   return context?.tokens ?? new TokenCounter(createTokenizer('o200k_base'));
 }
 
 /** gptme's rule-based trim as a provider; `options` override the config's thresholds (see README). */
-export function createTrimProvider(options: TrimOptions = {}): ContextProvider {
+export function createTrimProvider(options: TrimOptions = {}): ContextProviderV2 {
   return {
-    specificationVersion: 'v1',
+    specificationVersion: 'v2',
+    usesModel: false,
     name: 'trim',
     description:
       'Rule-based, no model: strips old reasoning, truncates the largest tool outputs and folds long old tool-call inputs (saved for recovery), compresses long old assistant messages extractively',
 
-    shouldCompress(messages: readonly Message[], config: CompressionConfig, context?: ProviderContext): boolean {
-      if (config.limit === undefined) return false;
-      return countWith(context).countMessages(messages) > config.limit;
-    },
-
-    async compress(messages: readonly Message[], config: CompressionConfig, context: ProviderContext): Promise<CompactionResult> {
+    async compress(call) {
+      const { messages } = call;
+      const { config, context } = v1Arguments(call);
       const startedAt = performance.now();
       const resolved = resolveTrimOptions(options, config);
       const tokens = countWith(context);
@@ -148,14 +149,16 @@ export function createTrimProvider(options: TrimOptions = {}): ContextProvider {
       context?.logger.debug(
         `trim: ${reasoning} reasoning stripped, ${truncated} tool outputs truncated, ${folded} tool calls folded, ${extracted} messages compressed; ${tokensBefore} -> ${workspace.totalTokens} tokens`,
       );
-      return buildCompactionResult({
-        input: messages,
-        output: workspace.messages,
-        tokens,
-        startedAt,
-        removed: workspace.removed,
-        limitations: describeLimitations(workspace, tokensBefore, resolved),
-      });
+      return outputFromResult(
+        buildCompactionResult({
+          input: messages,
+          output: workspace.messages,
+          tokens,
+          startedAt,
+          removed: workspace.removed,
+          limitations: describeLimitations(workspace, tokensBefore, resolved),
+        }),
+      );
     },
   };
 }

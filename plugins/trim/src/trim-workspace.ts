@@ -5,7 +5,7 @@ import {
   sha256Hex,
   type Message,
   type RemovedContent,
-  type TokenCounter,
+  type TokenCounting,
   type ToolCallPart,
   type ToolResultPart,
 } from '@ollm/core';
@@ -24,14 +24,14 @@ export interface RecordedRemoval {
 export class TrimWorkspace {
   readonly messages: Message[];
   readonly removed: RemovedContent[] = [];
-  readonly tokens: TokenCounter;
+  readonly tokens: TokenCounting;
   readonly logdir: string | undefined;
   readonly limit: number | undefined;
   private total: number;
   // Each pass looks at every tool call again; counting one costs as much as its arguments are long.
   private readonly callInputTokens = new WeakMap<ToolCallPart, number>();
 
-  constructor(input: readonly Message[], tokens: TokenCounter, logdir: string | undefined, limit: number | undefined) {
+  constructor(input: readonly Message[], tokens: TokenCounting, logdir: string | undefined, limit: number | undefined) {
     this.messages = [...input];
     this.tokens = tokens;
     this.logdir = logdir;

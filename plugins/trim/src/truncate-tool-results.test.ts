@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createTokenizer, TokenCounter, type ToolResultPart } from '@ollm/core';
+import { createTokenizer, type TokenCounting, type ToolResultPart, TokenCounter } from '@ollm/core';
 import { describe, expect, it } from 'vitest';
 import { ConversationBuilder, numberedLines } from './test-support/conversation-builder.js';
 import { TrimWorkspace } from './trim-workspace.js';

@@ -1,4 +1,4 @@
-import { RECOVERY_FOLDER } from '@ollm/core';
+import { parsePipeline, RECOVERY_FOLDER } from '@ollm/core';
 import { join } from 'node:path';
 import { formatInteger, formatShare } from '../output/format-number.js';
 import { startSpinner } from '../output/progress-spinner.js';
@@ -32,7 +32,7 @@ export const compactCommand: SlashCommand = {
     }
     const { tokensBefore, tokensAfter } = outcome.result.stats;
     const saving = tokensBefore === 0 ? 0 : (tokensBefore - tokensAfter) / tokensBefore;
-    const offerSummarize = saving < SMALL_SAVING && !name.split(',').includes('summarize');
+    const offerSummarize = saving < SMALL_SAVING && !parsePipeline(name).names.includes('summarize');
     const restart = '/compact summarize restarts it from a summary the model writes';
     if (tokensAfter >= tokensBefore) {
       session.print(
@@ -51,12 +51,11 @@ export const providersCommand: SlashCommand = {
   usage: '',
   summary: 'the context providers found, and which ones compress automatically',
   run(session) {
-    const automatic = new Set(session.options.autoPipeline.split(','));
+    const automatic = new Set(parsePipeline(session.options.autoPipeline).names);
+    const chosen = session.options.provider === 'none' ? [] : parsePipeline(session.options.provider).names;
     const rows = session.options.registry.list().map(({ provider, source }) => {
-      const roles = [automatic.has(provider.name) ? 'auto' : '', session.options.provider.split(',').includes(provider.name) ? '--provider' : ''].filter(
-        Boolean,
-      );
-      return [provider.name, roles.join(', '), source ?? '', provider.description];
+      const roles = [automatic.has(provider.name) ? 'auto' : '', chosen.includes(provider.name) ? '--provider' : ''].filter(Boolean);
+      return [provider.name, roles.join(', '), source ?? '', provider.description ?? ''];
     });
     if (rows.length === 0) {
       session.print('No context providers (--no-plugins, or none installed): the window guard keeps the context inside the window, oldest turns first.');

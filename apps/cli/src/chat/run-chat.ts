@@ -1,6 +1,5 @@
-import { TokenCounter, createTokenizer, encodingForModel } from '@ollm/core';
+import { TokenCounter, createTokenizer, encodingForModel, parsePipeline, providerUsesModel, type Logger, type Pipeline } from '@ollm/core';
 import { ContextManager, SessionHistory, SnapshotStore, acquireSessionLock, parseModelSize } from '@ollm/runtime';
-import type { Logger } from '@ollm/core';
 import type { ProviderRegistry } from '@ollm/runtime';
 import type { CliIo } from '../cli-io.js';
 import { oneLine } from '../exit-codes.js';
@@ -33,9 +32,6 @@ const SYSTEM_PROMPT = [
   'Mark progress on lines of their own: [GOAL] text, [CHECKPOINT] text - COMPLETED|IN PROGRESS|PENDING, [DECISION] text - LOCKED, [ARTIFACT] Created|Modified|Deleted path, [NEXT] text.',
 ].join('\n');
 
-/** Model-based providers: automatic compression runs them last, only when rule-based stages were not enough. */
-const MODEL_PROVIDERS = ['goal-aware', 'summarize'];
-
 /** Commands after which the context may have changed, so the status line follows. */
 const CHANGING_COMMANDS = /^\/(compact|goal\s+\S|snapshot\s+restore)/;
 
@@ -54,10 +50,7 @@ export async function runChat(options: RunChatOptions): Promise<void> {
   // Safe mode loads no provider: the chat still runs, kept inside the window by core's window guard.
   const provider = options.usePlugins || registry.has(config.provider) ? registry.get(config.provider).name : 'none';
   // Stages that are not installed are left out here, so /status and /providers show what really runs.
-  const autoPipeline = buildAutoPipeline(config.compression.autoPipeline, provider)
-    .split(',')
-    .filter((name) => registry.has(name))
-    .join(',');
+  const autoPipeline = buildAutoPipeline(config.compression.autoPipeline, provider, registry).text;
   const sessionId = settings.sessionId ?? newSessionId();
   // Before anything is written: a session another chat holds is refused, not interleaved.
   const lock = acquireSessionLock({ home: config.home, sessionId, force: settings.force });
@@ -77,7 +70,6 @@ export async function runChat(options: RunChatOptions): Promise<void> {
     ...(modelSize !== undefined ? { modelSizeBillions: modelSize } : {}),
     threshold: config.compression.threshold,
     autoPipeline,
-    modelProviders: [...new Set([...MODEL_PROVIDERS, ...provider.split(',').filter((name) => !ruleStages(config.compression.autoPipeline).includes(name))])],
     circuitBreakerFailures: config.compression.circuitBreakerFailures,
     maxToolResultTokens: config.compression.maxToolResultTokens,
     reasoningStripAgeThreshold: config.compression.reasoningStripAgeThreshold,
@@ -175,16 +167,15 @@ export async function runChat(options: RunChatOptions): Promise<void> {
   session.print(`Session ${sessionId} saved under ${config.home}. Resume with: ollm --session ${sessionId}`);
 }
 
-function ruleStages(pipeline: string): string[] {
-  return pipeline
-    .split(',')
-    .map((name) => name.trim())
-    .filter((name) => name.length > 0 && !MODEL_PROVIDERS.includes(name));
-}
-
-/** The config's rule-based stages, then the `--provider` stages (the model-based provider by default). */
-function buildAutoPipeline(configured: string, provider: string): string {
-  return [...new Set([...ruleStages(configured), ...provider.split(',')])].join(',');
+/**
+ * The config's stages that call no model (`usesModel`), then the `--provider` stages (a model-based
+ * provider by default); only installed ones, so /status and /providers show what really runs.
+ */
+function buildAutoPipeline(configured: string, provider: string, registry: ProviderRegistry): Pipeline {
+  const installed = (name: string) => registry.has(name);
+  const ruleStages = parsePipeline(configured).names.filter((name) => installed(name) && !providerUsesModel(registry.get(name)));
+  const providerStages = provider === 'none' ? [] : parsePipeline(provider).names.filter(installed);
+  return parsePipeline([...new Set([...ruleStages, ...providerStages])].join(','));
 }
 
 /**

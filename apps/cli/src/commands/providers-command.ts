@@ -33,7 +33,8 @@ Examples:
       const providers = registry.list().map(({ provider, source }) => ({
         name: provider.name,
         package: source,
-        description: provider.description,
+        description: provider.description ?? '',
+        usesModel: provider.usesModel === true,
       }));
       if (options.json) {
         const warnings = report.warnings.map((warning) => ({ package: warning.packageName, path: warning.path, message: warning.message }));

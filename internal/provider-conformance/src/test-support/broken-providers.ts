@@ -1,11 +1,19 @@
-import { buildCompactionResult, saveRemovedContent, sha256Hex, type CompactionResult, type ContextProvider, type Message, type MessagePart } from '@ollm/core';
+import {
+  buildCompactionResult,
+  saveRemovedContent,
+  sha256Hex,
+  type CompactionResult,
+  type ContextProviderV1,
+  type Message,
+  type MessagePart,
+} from '@ollm/core';
 import { createIdentityProvider } from '../identity-provider.js';
 
 /**
  * A provider whose output is `change(input)` with an otherwise correct result (digest, stats,
  * limitations), so each broken provider breaks exactly one thing.
  */
-function createChangingProvider(name: string, change: (messages: readonly Message[]) => readonly Message[]): ContextProvider {
+function createChangingProvider(name: string, change: (messages: readonly Message[]) => readonly Message[]): ContextProviderV1 {
   return {
     specificationVersion: 'v1',
     name,
@@ -28,7 +36,7 @@ function createChangingProvider(name: string, change: (messages: readonly Messag
 function createResultChangingProvider(
   name: string,
   change: (result: CompactionResult, messages: readonly Message[], logdir?: string) => unknown,
-): ContextProvider {
+): ContextProviderV1 {
   const identity = createIdentityProvider();
   return {
     ...identity,
@@ -95,7 +103,7 @@ export const removedFromUnknownMessage = createResultChangingProvider('removed-f
 }));
 
 /** Folds a message away and declares it folded: allowed for a user message, never for a system one. */
-function createFoldingProvider(role: 'user' | 'system'): ContextProvider {
+function createFoldingProvider(role: 'user' | 'system'): ContextProviderV1 {
   const identity = createIdentityProvider();
   return {
     ...identity,
@@ -133,7 +141,7 @@ export const coveredThroughPastEnd = createResultChangingProvider('covered-throu
 export const silentWhenOverLimit = createResultChangingProvider('silent-over-limit', (result) => ({ ...result, limitations: [] }));
 
 /** Correct on its first run, wrong on every later one: only the stability check can see it. */
-export function createUnstableSourceDigestProvider(): ContextProvider {
+export function createUnstableSourceDigestProvider(): ContextProviderV1 {
   let runs = 0;
   return createResultChangingProvider('unstable-source-digest', (result) => {
     runs += 1;
@@ -141,7 +149,7 @@ export function createUnstableSourceDigestProvider(): ContextProvider {
   });
 }
 
-export const throwingShouldCompress: ContextProvider = {
+export const throwingShouldCompress: ContextProviderV1 = {
   ...createIdentityProvider(),
   name: 'throwing-should-compress',
   shouldCompress: () => {

@@ -1,11 +1,11 @@
-import { buildCompactionResult, saveRemovedContent, sha256Hex, type ContextProvider, type Message, type RemovedContent } from '@ollm/core';
+import { buildCompactionResult, saveRemovedContent, sha256Hex, type ContextProviderV1, type Message, type RemovedContent } from '@ollm/core';
 
 /**
  * A small correct provider that really removes content: tool outputs over `maxToolResultTokens`
  * go to `logdir` and leave a placeholder naming the file. Shows the checks accept legitimate
  * compression, removed-file records included.
  */
-export function createPlaceholderProvider(): ContextProvider {
+export function createPlaceholderProvider(): ContextProviderV1 {
   return {
     specificationVersion: 'v1',
     name: 'placeholder',

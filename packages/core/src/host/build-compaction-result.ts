@@ -1,30 +1,36 @@
 import type { Message } from '../messages/message.js';
 import { computeSourceDigest } from '../digest/source-digest.js';
 import type { CompactionResult, CompactionStats, FoldedMessage, RemovedContent } from '../provider/compaction-result.js';
-import type { TokenCounter } from '../tokens/token-counter.js';
+import type { CompactionWarning } from '../provider/v2/compaction-warning.js';
+import type { TokenCounting } from '../tokens/token-counting.js';
 
 export interface BuildCompactionResultOptions {
   readonly input: readonly Message[];
   readonly output: readonly Message[];
-  readonly tokens: TokenCounter;
+  readonly tokens: TokenCounting;
   /** `performance.now()` when compression started. */
   readonly startedAt: number;
   readonly removed?: readonly RemovedContent[];
   readonly limitations?: readonly string[];
   readonly folded?: readonly FoldedMessage[];
+  readonly warnings?: readonly CompactionWarning[];
   readonly coveredThrough?: number;
   readonly modelStats?: Pick<CompactionStats, 'modelInputTokens' | 'modelOutputTokens' | 'modelCalls'>;
 }
 
-/** Assembles a `CompactionResult` with digest and stats filled in, for provider authors. */
+/**
+ * Assembles a `CompactionResult` with digest and stats filled in. The source digest is computed
+ * when first read (a v2 provider's host never reads the one its helpers built), then kept.
+ */
 export function buildCompactionResult(options: BuildCompactionResultOptions): CompactionResult {
-  return {
+  let digest: string | undefined;
+  const result = {
     messages: options.output,
-    sourceDigest: computeSourceDigest(options.input),
     coveredThrough: options.coveredThrough ?? options.input.length - 1,
     removed: options.removed ?? [],
     limitations: options.limitations ?? [],
     ...(options.folded && options.folded.length > 0 ? { folded: options.folded } : {}),
+    ...(options.warnings ? { warnings: options.warnings } : {}),
     stats: {
       tokensBefore: options.tokens.countMessages(options.input),
       tokensAfter: options.tokens.countMessages(options.output),
@@ -32,4 +38,6 @@ export function buildCompactionResult(options: BuildCompactionResultOptions): Co
       ...options.modelStats,
     },
   };
+  Object.defineProperty(result, 'sourceDigest', { enumerable: true, get: () => (digest ??= computeSourceDigest(options.input)) });
+  return result as typeof result & { readonly sourceDigest: string };
 }

@@ -37,7 +37,9 @@ describe('createPipelineProvider', () => {
   it('is named after its stages', () => {
     const pipeline = createPipelineProvider([fakeProvider('a', (m) => m), fakeProvider('b', (m) => m)]);
     expect(pipeline.name).toBe('a,b');
-    expect(pipeline.specificationVersion).toBe('v1');
+    expect(pipeline.specificationVersion).toBe('v2');
+    expect(pipeline.usesModel).toBe(false);
+    expect(pipeline.stages.map((stage) => stage.name)).toEqual(['a', 'b']);
     expect(() => createPipelineProvider([])).toThrow();
   });
 
@@ -55,7 +57,7 @@ describe('createPipelineProvider', () => {
 
   it('does not run at all when the input is already under the limit', async () => {
     const first = fakeProvider('truncate', truncateTools);
-    const result = await createPipelineProvider([first]).compress(input, { maxToolResultTokens: 2000, reasoningStripAgeThreshold: 5, limit: full }, context);
+    const result = await compactWith(createPipelineProvider([first]), input, { config: { limit: full }, context });
     expect(first.calls).toHaveLength(0);
     expect(result.messages).toBe(input);
   });

@@ -1,79 +1,87 @@
 import type { Message } from '../messages/message.js';
 import { computeSourceDigest } from '../digest/source-digest.js';
 import { InvalidArgumentError } from '../errors/invalid-argument-error.js';
-import { OllmError } from '../errors/ollm-error.js';
-import { ProviderExecutionError } from '../errors/provider-execution-error.js';
-import { validateCompaction } from '../integrity/validate-compaction.js';
-import type { CompactionResult, FoldedMessage, RemovedContent } from '../provider/compaction-result.js';
+import type { CompactionResult } from '../provider/compaction-result.js';
 import type { CompressionConfig } from '../provider/compression-config.js';
-import type { ContextProvider } from '../provider/v1/context-provider-v1.js';
+import { providerUsesModel, type ContextProvider } from '../provider/context-provider.js';
 import type { ProviderContext } from '../provider/provider-context.js';
+import type { ContextProviderV2 } from '../provider/v2/context-provider-v2.js';
+import { mergeStages } from './merge-stages.js';
+import type { ProviderOptions } from './run-provider.js';
+import { runStages } from './run-stages.js';
+import { outputFromResult, v1Arguments } from './v1-arguments.js';
+
+/** A provider made of stages: the host runs them with the stage runner, each with its own options. */
+export interface PipelineProvider extends ContextProviderV2 {
+  readonly stages: readonly ContextProvider[];
+}
+
+export function isPipelineProvider(provider: ContextProvider): provider is PipelineProvider {
+  return provider.specificationVersion === 'v2' && Array.isArray((provider as Partial<PipelineProvider>).stages);
+}
 
 /**
  * Composes providers into one: stages run in order, each on the previous stage's output, and the
- * pipeline stops as soon as the conversation is under `config.limit`. Every stage's output is
- * validated; results are merged (removed pieces, limitations and stats add up).
+ * pipeline stops as soon as the conversation is under the limit. Every stage's output is
+ * validated; results are merged (removed pieces, limitations prefixed with the stage's name, model
+ * stats). It uses a model when any stage does.
  */
-export function createPipelineProvider(stages: readonly ContextProvider[]): ContextProvider {
+export function createPipelineProvider(stages: readonly ContextProvider[]): PipelineProvider {
   if (stages.length === 0) throw new InvalidArgumentError({ argument: 'stages', message: 'A pipeline needs at least one provider.' });
   const name = stages.map((stage) => stage.name).join(',');
   return {
-    specificationVersion: 'v1',
+    specificationVersion: 'v2',
     name,
     description: `Pipeline: ${stages.map((stage) => stage.name).join(' -> ')}, stopping once under the limit`,
-    shouldCompress: (messages, config, context) => stages.some((stage) => stage.shouldCompress(messages, config, context)),
-    async compress(messages: readonly Message[], config: CompressionConfig, context: ProviderContext): Promise<CompactionResult> {
-      const started = performance.now();
-      const tokensBefore = context.tokens.countMessages(messages);
-      let current = messages;
-      const removed: RemovedContent[] = [];
-      const limitations: string[] = [];
-      const folded: FoldedMessage[] = [];
-      let modelInputTokens = 0;
-      let modelOutputTokens = 0;
-      let modelCalls = 0;
-      const ran: string[] = [];
-      for (const stage of stages) {
-        if (config.limit !== undefined && context.tokens.countMessages(current) <= config.limit) break;
-        const result = await runStage(stage, current, config, context);
-        validateCompaction(stage.name, current, result, context.tokens);
-        ran.push(stage.name);
-        current = result.messages;
-        removed.push(...result.removed);
-        limitations.push(...result.limitations.map((text) => `${stage.name}: ${text}`));
-        folded.push(...(result.folded ?? []));
-        modelInputTokens += result.stats.modelInputTokens ?? 0;
-        modelOutputTokens += result.stats.modelOutputTokens ?? 0;
-        modelCalls += result.stats.modelCalls ?? 0;
-      }
-      const tokensAfter = context.tokens.countMessages(current);
-      if (config.limit !== undefined && tokensAfter > config.limit) {
-        limitations.push(`pipeline: ${tokensAfter} tokens after ${ran.join(', ')}; the limit ${config.limit} was not reached`);
-      }
-      return {
-        messages: current,
-        sourceDigest: computeSourceDigest(messages),
-        coveredThrough: messages.length - 1,
-        removed,
-        limitations,
-        folded,
-        stats: {
-          tokensBefore,
-          tokensAfter,
-          timeMs: performance.now() - started,
-          ...(modelCalls > 0 ? { modelInputTokens, modelOutputTokens, modelCalls } : {}),
-        },
-      };
+    usesModel: stages.some(providerUsesModel),
+    stages,
+    // Called directly (not through a host), the pipeline's own options are shared by its stages.
+    async compress(call) {
+      const { config, context } = v1Arguments(call);
+      return outputFromResult(await runPipeline(this as PipelineProvider, call.messages, config, context));
     },
   };
 }
 
-/** Stamps a stage's own error with the stage's name, not the pipeline's (`mask,trim`). */
-async function runStage(stage: ContextProvider, messages: readonly Message[], config: CompressionConfig, context: ProviderContext): Promise<CompactionResult> {
-  try {
-    return await stage.compress(messages, config, context);
-  } catch (error) {
-    if (OllmError.isInstance(error)) throw error;
-    throw new ProviderExecutionError({ provider: stage.name, cause: error });
+/** Runs a pipeline's stages with the stage runner; the merged result covers the whole pipeline. */
+export async function runPipeline(
+  pipeline: PipelineProvider,
+  messages: readonly Message[],
+  config: CompressionConfig,
+  context: ProviderContext,
+  providerOptions: ProviderOptions = {},
+): Promise<CompactionResult> {
+  const started = performance.now();
+  const { applied } = await runStages({ stages: pipeline.stages, messages, config, context, providerOptions, keepEvery: true });
+  const tokensBefore = context.tokens.countMessages(messages);
+  if (applied.length === 0) {
+    return {
+      messages,
+      sourceDigest: computeSourceDigest(messages),
+      coveredThrough: messages.length - 1,
+      removed: [],
+      limitations: [],
+      stats: { tokensBefore, tokensAfter: tokensBefore, timeMs: performance.now() - started },
+    };
   }
+  const { result } = mergeStages(applied, { labelLimitations: true });
+  const tokensAfter = context.tokens.countMessages(result.messages);
+  const limitations = [...result.limitations];
+  const warnings = [...(result.warnings ?? [])];
+  if (config.limit !== undefined && tokensAfter > config.limit) {
+    limitations.push(`pipeline: ${tokensAfter} tokens after ${applied.map((stage) => stage.provider).join(', ')}; the limit ${config.limit} was not reached`);
+    warnings.push({ type: 'limit-not-reached', tokens: tokensAfter, limit: config.limit });
+  }
+  const modelCalls = result.stats.modelCalls ?? 0;
+  return {
+    ...result,
+    limitations,
+    warnings,
+    stats: {
+      tokensBefore,
+      tokensAfter,
+      timeMs: performance.now() - started,
+      ...(modelCalls > 0 ? { modelInputTokens: result.stats.modelInputTokens ?? 0, modelOutputTokens: result.stats.modelOutputTokens ?? 0, modelCalls } : {}),
+    },
+  };
 }

@@ -1,4 +1,4 @@
-import type { TokenCounter } from '../tokens/token-counter.js';
+import type { TokenCounting } from '../tokens/token-counting.js';
 import { tokenPrefix } from './fit-to-tokens.js';
 
 /**
@@ -6,7 +6,7 @@ import { tokenPrefix } from './fit-to-tokens.js';
  * whole entries (joined by newlines), each within `budget` tokens. An entry larger than the budget
  * is cut to fit, and `cutNote` on its own line says so. Always at least one chunk.
  */
-export function splitIntoChunks(entries: readonly string[], budget: number, tokens: TokenCounter, cutNote: string): string[] {
+export function splitIntoChunks(entries: readonly string[], budget: number, tokens: TokenCounting, cutNote: string): string[] {
   const chunks: string[] = [];
   let current: string[] = [];
   let used = 0;

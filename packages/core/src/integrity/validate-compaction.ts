@@ -1,7 +1,7 @@
 import type { Message } from '../messages/message.js';
 import { canonicalMessage } from '../digest/canonical-form.js';
 import type { CompactionResult } from '../provider/compaction-result.js';
-import type { TokenCounter } from '../tokens/token-counter.js';
+import type { TokenCounting } from '../tokens/token-counting.js';
 import { InvalidProviderOutputError } from '../errors/invalid-provider-output-error.js';
 import type { IntegrityViolation } from './integrity-rule.js';
 import { findToolPairingProblem } from './tool-pairing.js';
@@ -10,7 +10,7 @@ import { findToolPairingProblem } from './tool-pairing.js';
  * Checks a provider's result against the integrity rules and returns every violation found
  * (empty when the output is valid).
  */
-export function findIntegrityViolations(input: readonly Message[], result: CompactionResult, tokens: TokenCounter): IntegrityViolation[] {
+export function findIntegrityViolations(input: readonly Message[], result: CompactionResult, tokens: TokenCounting): IntegrityViolation[] {
   const violations: IntegrityViolation[] = [];
   // Providers are third-party code: a missing result must be a rule violation, not a TypeError.
   if (result == null || typeof result !== 'object') {
@@ -85,7 +85,7 @@ export function findIntegrityViolations(input: readonly Message[], result: Compa
 }
 
 /** Throws `InvalidProviderOutputError` naming the provider and the first rule broken. */
-export function validateCompaction(provider: string, input: readonly Message[], result: CompactionResult, tokens: TokenCounter): void {
+export function validateCompaction(provider: string, input: readonly Message[], result: CompactionResult, tokens: TokenCounting): void {
   const [first] = findIntegrityViolations(input, result, tokens);
   if (first) throw new InvalidProviderOutputError({ provider, rule: first.rule, detail: first.detail });
 }

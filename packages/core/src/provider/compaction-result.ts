@@ -1,3 +1,4 @@
+import type { CompactionWarning } from './v2/compaction-warning.js';
 import type { Message } from '../messages/message.js';
 
 /** Where one removed piece of content can be recovered from. */
@@ -42,6 +43,8 @@ export interface CompactionResult {
   readonly stats: CompactionStats;
   /** Human-readable notes on what kind of loss happened, or why the target was not reached. */
   readonly limitations: readonly string[];
+  /** The same, typed (v2 providers return them; a v1 provider's limitations become notes). */
+  readonly warnings?: readonly CompactionWarning[];
   /**
    * User messages deliberately folded (e.g. into a checkpoint or resume). The validator lets
    * exactly these be absent from the output; it never lets a user message be edited.

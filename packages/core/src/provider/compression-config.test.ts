@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_COMPRESSION_CONFIG, resolveCompressionConfig } from './compression-config.js';
-import { isContextProvider } from './v1/context-provider-v1.js';
+import { isContextProvider, isContextProviderV2, providerUsesModel } from './context-provider.js';
+import { isContextProviderV1 } from './v1/context-provider-v1.js';
 
 describe('resolveCompressionConfig', () => {
   it('fills gptme defaults and keeps what the caller set', () => {
@@ -24,9 +25,21 @@ describe('resolveCompressionConfig', () => {
 
 describe('isContextProvider', () => {
   const provider = { specificationVersion: 'v1', name: 'x', description: '', shouldCompress: () => false, compress: async () => undefined };
-  it('accepts a v1 provider and rejects look-alikes', () => {
+  const v2 = { specificationVersion: 'v2', name: 'y', usesModel: true, compress: async () => ({ messages: [] }) };
+  it('accepts a v2 provider (compress and a name are all it needs) and a v1 provider', () => {
+    expect(isContextProviderV2(v2)).toBe(true);
+    expect(isContextProvider(v2)).toBe(true);
+    expect(isContextProviderV1(provider)).toBe(true);
+    expect(isContextProviderV2(provider)).toBe(false);
+    expect(isContextProvider({ specificationVersion: 'v3', name: 'z', compress: async () => ({ messages: [] }) })).toBe(false);
+    expect(providerUsesModel(v2 as unknown as Parameters<typeof providerUsesModel>[0])).toBe(true);
+    expect(providerUsesModel(provider as unknown as Parameters<typeof providerUsesModel>[0])).toBe(false);
+  });
+
+  it('rejects look-alikes', () => {
     expect(isContextProvider(provider)).toBe(true);
-    expect(isContextProvider({ ...provider, specificationVersion: 'v2' })).toBe(false);
+    expect(isContextProviderV1({ ...provider, specificationVersion: 'v2' })).toBe(false);
+    expect(isContextProviderV1({ ...provider, shouldCompress: undefined })).toBe(false);
     expect(isContextProvider({ ...provider, compress: undefined })).toBe(false);
     expect(isContextProvider({ ...provider, name: 3 })).toBe(false);
     expect(isContextProvider(null)).toBe(false);

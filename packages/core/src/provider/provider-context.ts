@@ -1,4 +1,4 @@
-import type { TokenCounter } from '../tokens/token-counter.js';
+import type { TokenCounting } from '../tokens/token-counting.js';
 import type { LanguageModel } from '../model/language-model.js';
 
 export interface Logger {
@@ -18,7 +18,7 @@ export interface GoalState {
 
 /** What the host injects into `compress`: everything a provider needs, nothing global. */
 export interface ProviderContext {
-  readonly tokens: TokenCounter;
+  readonly tokens: TokenCounting;
   readonly model?: LanguageModel;
   readonly abortSignal?: AbortSignal;
   readonly logger: Logger;

@@ -1,11 +1,11 @@
 import type { Message } from '../messages/message.js';
 import type { CompactionResult } from '../provider/compaction-result.js';
 import type { CompressionConfig } from '../provider/compression-config.js';
-import type { ContextProvider } from '../provider/v1/context-provider-v1.js';
+import type { ContextProviderV1 } from '../provider/v1/context-provider-v1.js';
 import type { ProviderContext } from '../provider/provider-context.js';
 import { buildCompactionResult } from '../host/build-compaction-result.js';
 
-export interface FakeProvider extends ContextProvider {
+export interface FakeProvider extends ContextProviderV1 {
   readonly calls: (readonly Message[])[];
 }
 

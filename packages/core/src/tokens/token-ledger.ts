@@ -1,16 +1,16 @@
 import type { Message } from '../messages/message.js';
-import type { TokenCounter } from './token-counter.js';
+import type { TokenCounting } from './token-counting.js';
 
 /**
  * A running token total of a growing conversation: `append` costs one message's count, whatever
  * the length of the conversation, and `total` is O(1).
  */
 export class TokenLedger {
-  private readonly counter: TokenCounter;
+  private readonly counter: TokenCounting;
   private runningTotal = 0;
   private size = 0;
 
-  constructor(counter: TokenCounter, messages: readonly Message[] = []) {
+  constructor(counter: TokenCounting, messages: readonly Message[] = []) {
     this.counter = counter;
     this.reset(messages);
   }

@@ -1,10 +1,10 @@
-import { buildCompactionResult, type ContextProvider, type Message } from '@ollm/core';
+import { buildCompactionResult, type ContextProviderV1, type Message } from '@ollm/core';
 import { describe, expect, it } from 'vitest';
 import { ProviderRegistry } from '../registry/provider-registry.js';
 import { ContextManager } from './context-manager.js';
 
 /** Shortens tool results, then waits like a model call would; counts its runs. */
-function slowStage(runs: { count: number }): ContextProvider {
+function slowStage(runs: { count: number }): ContextProviderV1 {
   return {
     specificationVersion: 'v1',
     name: 'slow',

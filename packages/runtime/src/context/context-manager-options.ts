@@ -33,11 +33,15 @@ export interface ContextManagerOptions {
   /** After compressing, aim for this share of the window (system prompt excluded). Default 0.5. */
   readonly targetRatio?: number;
   /**
-   * Automatic policy as a pipeline: the rule-based stages run first; model-based stages (names in
-   * `modelProviders`) run only when those were not enough. Names not registered are skipped.
-   * Default `mask,code-aware,trim,goal-aware`.
+   * Automatic policy as a pipeline: the rule-based stages run first; the stages that use a model
+   * (providers that declare `usesModel`) run only when those were not enough. Names not
+   * registered are skipped. Default `mask,code-aware,trim,goal-aware`.
    */
   readonly autoPipeline?: string;
+  /**
+   * Names of providers to treat as model stages although they do not declare `usesModel` (v1
+   * providers written before it existed). Default none.
+   */
   readonly modelProviders?: readonly string[];
   /** Consecutive model failures that open the circuit breaker. Default 3. */
   readonly circuitBreakerFailures?: number;

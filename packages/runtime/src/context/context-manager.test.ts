@@ -1,4 +1,4 @@
-import { buildCompactionResult, type ContextProvider, type LanguageModel, type Message } from '@ollm/core';
+import { buildCompactionResult, type ContextProviderV1, type LanguageModel, type Message } from '@ollm/core';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,7 +20,7 @@ afterEach(() => {
 });
 
 /** A rule-based stage for these tests: shortens every tool result to its first 20 characters. */
-const shortenToolResults: ContextProvider = {
+const shortenToolResults: ContextProviderV1 = {
   specificationVersion: 'v1',
   name: 'shorten',
   description: 'test stage',
@@ -37,7 +37,7 @@ const shortenToolResults: ContextProvider = {
 };
 
 /** A second rule-based stage: keeps the first half of every assistant text part. */
-const halveAssistantText: ContextProvider = {
+const halveAssistantText: ContextProviderV1 = {
   specificationVersion: 'v1',
   name: 'halve',
   description: 'test stage',
@@ -56,7 +56,7 @@ const halveAssistantText: ContextProvider = {
   },
 };
 
-function failingStage(name: string, calls: { count: number }): ContextProvider {
+function failingStage(name: string, calls: { count: number }): ContextProviderV1 {
   return {
     specificationVersion: 'v1',
     name,
@@ -70,7 +70,7 @@ function failingStage(name: string, calls: { count: number }): ContextProvider {
 }
 
 /** A model stage that returns its input unchanged, reporting `modelCalls` calls made. */
-function unchangedModelStage(modelCalls: number): ContextProvider {
+function unchangedModelStage(modelCalls: number): ContextProviderV1 {
   return {
     specificationVersion: 'v1',
     name: 'unchanged',
@@ -91,7 +91,7 @@ function unchangedModelStage(modelCalls: number): ContextProvider {
 }
 
 /** A model stage that throws while `state.broken`, else shortens tool results as one model call would. */
-function switchableModelStage(state: { broken: boolean; calls: number }): ContextProvider {
+function switchableModelStage(state: { broken: boolean; calls: number }): ContextProviderV1 {
   return {
     ...shortenToolResults,
     name: 'switchable',
@@ -383,7 +383,7 @@ describe('ContextManager', () => {
 
   it('cancels an automatic compression in flight without counting it as a model failure', async () => {
     const registry = new ProviderRegistry();
-    const waitsForCancel: ContextProvider = {
+    const waitsForCancel: ContextProviderV1 = {
       specificationVersion: 'v1',
       name: 'slow-model',
       description: 'waits until cancelled',

@@ -13,7 +13,14 @@ import {
   messageText,
   NoModelError,
   OllmError,
+  type AppliedStage,
+  mergeStages,
+  parsePipeline,
+  type Pipeline,
+  providerUsesModel,
   type ProviderContext,
+  resolveCompressionConfig,
+  runStages,
   silentLogger,
   TokenCounter,
 } from '@ollm/core';
@@ -26,7 +33,6 @@ import type { ContextSnapshot, ContextState, SnapshotSummary } from '../storage/
 import { ContextSnapshots } from './context-snapshots.js';
 import { compressionBaseline, reportCompression, type CompressionBaseline } from './compression-report.js';
 import { CircuitBreaker } from './circuit-breaker.js';
-import { mergeStages, type AppliedStage } from './compression-run.js';
 import { computeBudget, type ContextBudget } from './context-budget.js';
 import type { ContextManagerOptions } from './context-manager-options.js';
 import { quoteUserMessage, renderFoldedQuotes, type FoldedUserQuote } from './folded-user-quotes.js';
@@ -85,7 +91,6 @@ interface RunStart extends CompressionBaseline {
 }
 
 const DEFAULT_PIPELINE = 'mask,code-aware,trim,goal-aware';
-const DEFAULT_MODEL_PROVIDERS = ['goal-aware', 'summarize'];
 
 /**
  * Keeps a live conversation inside its window, turn by turn: `addMessage`, then
@@ -105,6 +110,8 @@ export class ContextManager {
   private readonly snapshots: ContextSnapshots;
   private inFlight: Promise<unknown> | undefined;
   private readonly replyReserve: number;
+  /** The automatic stages, parsed once. */
+  private readonly pipeline: Pipeline;
   private readonly clock: () => Date;
   private systemPrompt: string;
   private messages: Message[] = [];
@@ -118,6 +125,7 @@ export class ContextManager {
     if (!(options.contextSize > 0)) throw new OllmError({ code: 'invalid-argument', message: 'contextSize must be a positive number of tokens.' });
     this.options = options;
     this.replyReserve = resolveReplyReserve(options.contextSize, options.replyReserve);
+    this.pipeline = parsePipeline(options.autoPipeline ?? DEFAULT_PIPELINE);
     this.clock = options.clock ?? (() => new Date());
     this.tokens = options.tokens ?? new TokenCounter(createTokenizer('o200k_base'));
     this.registry = options.registry ?? defaultRegistry;
@@ -384,26 +392,41 @@ export class ContextManager {
   }
 
   /**
-   * The automatic policy: rule stages, then (when `useModel`) the model stages, then the window
-   * guard. Runs until under the target, or until the request fits when only that is asked.
+   * The automatic policy: the rule stages through core's stage runner, then (when `useModel`)
+   * the model stages behind the circuit breaker, then the window guard. Which stage is which comes
+   * from the provider (`usesModel`), never from its name. Runs until under the target.
    */
   private async autoCompress(abortSignal: AbortSignal | undefined, useModel = true): Promise<CompressionOutcome | undefined> {
-    const modelProviders = new Set(this.options.modelProviders ?? DEFAULT_MODEL_PROVIDERS);
-    const names = (this.options.autoPipeline ?? DEFAULT_PIPELINE)
-      .split(',')
-      .map((name) => name.trim())
-      .filter((name) => this.registry.has(name));
-    const ruleStages = names.filter((name) => !modelProviders.has(name)).map((name) => this.registry.get(name));
-    const modelStages = names.filter((name) => modelProviders.has(name)).map((name) => this.registry.get(name));
+    const stages = this.pipeline.names.filter((name) => this.registry.has(name)).map((name) => this.registry.get(name));
+    const ruleStages = stages.filter((stage) => !this.isModelStage(stage));
+    const modelStages = stages.filter((stage) => this.isModelStage(stage));
     const start = this.runStart();
-    const applied: AppliedStage[] = [];
-    for (const stage of ruleStages) {
-      if (!this.overTarget() || abortSignal?.aborted) break;
-      const attempt = await this.tryStage(stage, false, abortSignal);
-      if (attempt.kind === 'applied') applied.push(attempt.stage);
-    }
+    let inputLength = 0;
+    const { applied } = await runStages({
+      stages: ruleStages,
+      messages: this.messages,
+      config: resolveCompressionConfig({ limit: this.targetLimit() }),
+      context: { tokens: this.tokens, logger: this.options.logger ?? silentLogger, ...(abortSignal ? { abortSignal } : {}) },
+      shouldContinue: () => this.overTarget(),
+      // Each stage compacts the live context: messages added while it runs follow its output.
+      runStage: async (stage) => {
+        const run = await this.run(stage, this.targetLimit(), abortSignal);
+        inputLength = run.inputLength;
+        return run.result;
+      },
+      onApplied: (stage) => this.applyStage(stage, inputLength),
+      onNoSaving: (stage, result) => this.reportNoSaving(stage, result),
+      onError: (stage, error) => {
+        this.reportStageError(stage, error, abortSignal, false);
+        return 'skip';
+      },
+    });
     for (const stage of useModel ? modelStages : []) {
-      if (!this.overTarget() || abortSignal?.aborted) break;
+      if (abortSignal?.aborted) {
+        this.events.emit('compression-skipped', { provider: stage.name, reason: 'cancelled' });
+        break;
+      }
+      if (!this.overTarget()) break;
       if (!this.options.model) break;
       if (this.breaker.isOpen) {
         this.events.emit('compression-skipped', {
@@ -412,7 +435,7 @@ export class ContextManager {
         });
         break;
       }
-      const attempt = await this.tryStage(stage, true, abortSignal);
+      const attempt = await this.tryModelStage(stage, abortSignal);
       // A cancelled call says nothing about the model: it is no failure for the circuit breaker.
       if (attempt.kind === 'aborted') break;
       if (attempt.kind === 'applied') {
@@ -440,30 +463,43 @@ export class ContextManager {
     return this.commit('automatic', applied, start);
   }
 
-  /** Runs one stage; a failure is reported as an event and leaves the context as it was. */
-  private async tryStage(provider: ContextProvider, modelStage: boolean, abortSignal: AbortSignal | undefined): Promise<StageAttempt> {
+  /** A model stage: a stage that calls a model (`usesModel`), or one the options name as such. */
+  private isModelStage(stage: ContextProvider): boolean {
+    return providerUsesModel(stage) || (this.options.modelProviders ?? []).includes(stage.name);
+  }
+
+  private reportNoSaving(stage: ContextProvider, result: CompactionResult): void {
+    const why = result.limitations.length > 0 ? ` (${result.limitations.join('; ')})` : '';
+    this.events.emit('compression-skipped', { provider: stage.name, reason: `the result was not smaller than its input${why}` });
+  }
+
+  /** A failed stage is an event; the context stays as it was. Only model stages count toward the circuit breaker. */
+  private reportStageError(stage: ContextProvider, error: unknown, abortSignal: AbortSignal | undefined, modelStage: boolean): void {
+    if (abortSignal?.aborted) {
+      this.events.emit('compression-skipped', { provider: stage.name, reason: 'cancelled' });
+      return;
+    }
+    this.events.emit('compression-error', {
+      provider: stage.name,
+      error: error instanceof Error ? error : new Error(String(error)),
+      consecutiveFailures: modelStage ? this.breaker.consecutiveFailures + 1 : 0,
+    });
+  }
+
+  /** Runs one model stage; a failure is reported as an event and leaves the context as it was. */
+  private async tryModelStage(provider: ContextProvider, abortSignal: AbortSignal | undefined): Promise<StageAttempt> {
     try {
       const { result, inputLength } = await this.run(provider, this.targetLimit(), abortSignal);
       if (result.stats.tokensAfter >= result.stats.tokensBefore) {
-        const why = result.limitations.length > 0 ? ` (${result.limitations.join('; ')})` : '';
-        this.events.emit('compression-skipped', { provider: provider.name, reason: `the result was not smaller than its input${why}` });
+        this.reportNoSaving(provider, result);
         return { kind: 'no-saving', modelCalls: result.stats.modelCalls ?? 0 };
       }
       const stage = { provider: provider.name, result };
       this.applyStage(stage, inputLength);
       return { kind: 'applied', stage };
     } catch (error) {
-      if (abortSignal?.aborted) {
-        this.events.emit('compression-skipped', { provider: provider.name, reason: 'cancelled' });
-        return { kind: 'aborted' };
-      }
-      this.events.emit('compression-error', {
-        provider: provider.name,
-        error: error instanceof Error ? error : new Error(String(error)),
-        // Only model stages count toward the circuit breaker.
-        consecutiveFailures: modelStage ? this.breaker.consecutiveFailures + 1 : 0,
-      });
-      return { kind: 'error' };
+      this.reportStageError(provider, error, abortSignal, true);
+      return abortSignal?.aborted ? { kind: 'aborted' } : { kind: 'error' };
     }
   }
 

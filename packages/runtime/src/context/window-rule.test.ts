@@ -1,4 +1,4 @@
-import { buildCompactionResult, type ContextProvider, type Message, RECOVERY_FOLDER } from '@ollm/core';
+import { buildCompactionResult, type ContextProviderV1, type Message, RECOVERY_FOLDER } from '@ollm/core';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,7 +18,7 @@ afterEach(() => {
 });
 
 /** A rule stage for these tests: cuts every tool result to its first 20 characters. */
-const shortenToolResults: ContextProvider = {
+const shortenToolResults: ContextProviderV1 = {
   specificationVersion: 'v1',
   name: 'shorten',
   description: 'test stage',
@@ -36,7 +36,7 @@ const shortenToolResults: ContextProvider = {
 
 const words = (count: number, seed = 'word') => Array.from({ length: count }, (_, index) => `${seed}${index % 50}`).join(' ');
 
-function managerWith(options: { contextSize: number; stages?: readonly ContextProvider[]; logdir?: string; maxToolResultTokens?: number }): ContextManager {
+function managerWith(options: { contextSize: number; stages?: readonly ContextProviderV1[]; logdir?: string; maxToolResultTokens?: number }): ContextManager {
   const registry = new ProviderRegistry();
   for (const stage of options.stages ?? []) registry.register(stage);
   return new ContextManager({

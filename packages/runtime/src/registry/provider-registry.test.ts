@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { NoSuchProviderError, buildCompactionResult, compactWith, type ContextProvider, type Message } from '@ollm/core';
+import { InvalidArgumentError, NoSuchProviderError, buildCompactionResult, compactWith, type ContextProviderV1, type Message } from '@ollm/core';
 import { ProviderRegistry, defaultRegistry, getContextProvider, listProviders, registerProvider } from './provider-registry.js';
 
 /** A provider that keeps its input, recording each call. */
-function fakeProvider(name: string, _transform: (messages: readonly Message[]) => readonly Message[]): ContextProvider & { calls: (readonly Message[])[] } {
+function fakeProvider(name: string, _transform: (messages: readonly Message[]) => readonly Message[]): ContextProviderV1 & { calls: (readonly Message[])[] } {
   const calls: (readonly Message[])[] = [];
   return {
     specificationVersion: 'v1',
@@ -73,7 +73,9 @@ describe('ProviderRegistry', () => {
       expect((error as NoSuchProviderError).available).toEqual(['mask', 'trim']);
       expect((error as Error).message).toContain('mask, trim');
     }
-    expect(NoSuchProviderError.isInstance(caught(() => registry.get(' , ')))).toBe(true);
+    // A malformed pipeline is bad input of its own kind.
+    expect(InvalidArgumentError.isInstance(caught(() => registry.get(' , ')))).toBe(true);
+    expect(NoSuchProviderError.isInstance(caught(() => registry.get('')))).toBe(true);
   });
 
   it('the default registry backs registerProvider, getContextProvider and listProviders', () => {

@@ -1,4 +1,4 @@
-import { type ContextProvider, createPipelineProvider } from '@ollm/core';
+import { type ContextProvider, createPipelineProvider, parsePipeline } from '@ollm/core';
 import { NoSuchProviderError } from '@ollm/core';
 
 export interface RegisteredProvider {
@@ -24,10 +24,7 @@ export class ProviderRegistry {
    * pipeline of those providers. Unknown names raise `NoSuchProviderError` listing the available.
    */
   get(name: string): ContextProvider {
-    const names = name
-      .split(',')
-      .map((part) => part.trim())
-      .filter((part) => part.length > 0);
+    const { names } = parsePipeline(name);
     const providers = names.map((single) => {
       const entry = this.entries.get(single);
       if (!entry) throw new NoSuchProviderError({ providerName: single, available: this.names() });

@@ -7,7 +7,7 @@ import {
   type LanguageModel,
   type Message,
   type MessagePart,
-  type TokenCounter,
+  type TokenCounting,
 } from '@ollm/core';
 import { readTranscript } from '@ollm/transcripts';
 import { createGoalAwareProvider } from '../index.js';
@@ -61,7 +61,7 @@ export async function runLongSession(input: {
   readonly limit: number;
   readonly server: FakeModelServer;
   readonly model: LanguageModel;
-  readonly tokens: TokenCounter;
+  readonly tokens: TokenCounting;
   readonly goal?: GoalState;
   readonly logdir?: string;
 }): Promise<SessionStep[]> {

@@ -4,7 +4,8 @@ import type { CompressionConfig } from '../compression-config.js';
 import type { ProviderContext } from '../provider-context.js';
 
 /**
- * A context compression strategy, spec v1.
+ * A context compression strategy, spec v1 (as first shipped; it still loads: the host adapts it).
+ * New providers implement `ContextProviderV2`.
  *
  * Call order (the host, e.g. `compactWith` or the runtime):
  * 1. `shouldCompress(messages, config, context)` — cheap; may be skipped on explicit requests.
@@ -17,19 +18,21 @@ import type { ProviderContext } from '../provider-context.js';
  * and tool call / result pairing, and never return more tokens than were given. Content that is
  * removed should be saved under `config.logdir` and listed in `removed`.
  */
-export interface ContextProvider {
+export interface ContextProviderV1 {
   readonly specificationVersion: 'v1';
   /** Unique name, used by `getContextProvider` and `--provider`. */
   readonly name: string;
   readonly description: string;
+  /** Not part of v1 as first shipped: a v1 provider may declare it; the runtime reads it as v2's. */
+  readonly usesModel?: boolean;
   shouldCompress(messages: readonly Message[], config: CompressionConfig, context: ProviderContext): boolean;
   compress(messages: readonly Message[], config: CompressionConfig, context: ProviderContext): Promise<CompactionResult>;
 }
 
-/** True when `value` looks like a v1 provider (used on what plugins export). */
-export function isContextProvider(value: unknown): value is ContextProvider {
+/** True when `value` looks like a v1 provider. */
+export function isContextProviderV1(value: unknown): value is ContextProviderV1 {
   if (value == null || typeof value !== 'object') return false;
-  const candidate = value as Partial<ContextProvider>;
+  const candidate = value as Partial<ContextProviderV1>;
   return (
     candidate.specificationVersion === 'v1' &&
     typeof candidate.name === 'string' &&

@@ -1,0 +1,18 @@
+import type { Message } from '../messages/message.js';
+import type { MessagePart } from '../messages/message-part.js';
+import type { Tokenizer } from './tokenizer.js';
+
+/**
+ * What a provider counts with: exact token counts of texts, parts and messages, and the
+ * tokenizer itself (for cutting text to a budget). Core's `TokenCounter` implements it with
+ * per-message and per-part caches; a host may pass any implementation.
+ */
+export interface TokenCounting {
+  readonly tokenizer: Tokenizer;
+  countText(text: string): number;
+  /** Tokens of a part's text (without the tool-call overhead). */
+  countPartText(part: MessagePart): number;
+  /** Tokens of a message with its overhead (role, delimiters, tool-call wrapping). */
+  countMessage(message: Message): number;
+  countMessages(messages: readonly Message[]): number;
+}
