@@ -6,8 +6,6 @@ import {
   createMessageId,
   createTokenizer,
   isCheckpointMessage,
-  type LanguageModel,
-  type LanguageModelResult,
   type Message,
   MESSAGE_OVERHEAD_TOKENS,
   messageText,
@@ -17,10 +15,7 @@ import {
   mergeStages,
   parsePipeline,
   type Pipeline,
-  providerUsesModel,
   type ProviderContext,
-  resolveCompressionConfig,
-  runStages,
   silentLogger,
   TokenCounter,
 } from '@ollm/core';
@@ -33,7 +28,9 @@ import type { ContextSnapshot, ContextState, SnapshotSummary } from '../storage/
 import { ContextSnapshots } from './context-snapshots.js';
 import { compressionBaseline, reportCompression, type CompressionBaseline } from './compression-report.js';
 import { CircuitBreaker } from './circuit-breaker.js';
+import { runAutomaticStages, type StageHost } from './automatic-stages.js';
 import { computeBudget, type ContextBudget } from './context-budget.js';
+import type { CompleteOptions, CompressOptions, CompressionOutcome, ContextCompletion, PreparedRequest } from './context-manager-types.js';
 import type { ContextManagerOptions } from './context-manager-options.js';
 import { quoteUserMessage, renderFoldedQuotes, type FoldedUserQuote } from './folded-user-quotes.js';
 import { truncateOversizedToolResults } from './oversized-tool-results.js';
@@ -41,43 +38,7 @@ import { resolveReplyReserve } from './reply-reserve.js';
 import { TokenCalibration } from './token-calibration.js';
 import { createWindowGuardProvider } from './window-guard-provider.js';
 
-export interface CompressionOutcome {
-  /** The stages that changed the context, comma-separated (`mask,goal-aware`). */
-  readonly provider: string;
-  readonly trigger: 'automatic' | 'manual';
-  /** The stages merged: the first stage's input to the last stage's output. */
-  readonly result: CompactionResult;
-}
-
-type StageAttempt = { kind: 'applied'; stage: AppliedStage } | { kind: 'no-saving'; modelCalls: number } | { kind: 'error' } | { kind: 'aborted' };
-
-/** Cancels a compression in flight: stages not yet run are skipped; the window is still kept. */
-export interface CompressOptions {
-  readonly abortSignal?: AbortSignal;
-}
-
-/** A request the runtime checked against the window: send `messages` with `maxOutputTokens`. */
-export interface PreparedRequest {
-  /** The system message (prompt, goal block, folded quotes), then the active context. */
-  readonly messages: Message[];
-  /** The reply reserve: the reply limit to send (`num_predict` / `max_tokens`). */
-  readonly maxOutputTokens: number;
-  /** What the request holds, calibrated as the budget counts it; at most `requestLimit`. */
-  readonly tokens: number;
-  readonly requestLimit: number;
-}
-
-export interface CompleteOptions extends CompressOptions {
-  /** Default: the manager's `model`. */
-  readonly model?: LanguageModel;
-  readonly temperature?: number;
-  readonly onTextDelta?: (delta: string) => void;
-}
-
-export interface ContextCompletion extends LanguageModelResult {
-  /** What was sent. */
-  readonly request: PreparedRequest;
-}
+export type { CompleteOptions, CompressOptions, CompressionOutcome, ContextCompletion, PreparedRequest } from './context-manager-types.js';
 
 /** Share of the request limit the folded user quotes may take in the system message. */
 const FOLDED_QUOTES_SHARE = 0.1;
@@ -121,6 +82,9 @@ export class ContextManager {
   private compressions = 0;
   private warnedAboutCalibration = false;
 
+  /** What the automatic policy sees of this context. */
+  private readonly stageHost: StageHost;
+
   constructor(options: ContextManagerOptions) {
     if (!(options.contextSize > 0)) throw new OllmError({ code: 'invalid-argument', message: 'contextSize must be a positive number of tokens.' });
     this.options = options;
@@ -130,6 +94,18 @@ export class ContextManager {
     this.tokens = options.tokens ?? new TokenCounter(createTokenizer('o200k_base'));
     this.registry = options.registry ?? defaultRegistry;
     this.breaker = new CircuitBreaker(options.circuitBreakerFailures ?? 3);
+    this.stageHost = {
+      events: this.events,
+      breaker: this.breaker,
+      tokens: this.tokens,
+      model: options.model,
+      logger: options.logger,
+      modelProviders: options.modelProviders ?? [],
+      overTarget: () => this.overTarget(),
+      targetLimit: () => this.targetLimit(),
+      run: (stage, limit, abortSignal) => this.run(stage, limit, abortSignal),
+      applyStage: (stage, inputLength) => this.applyStage(stage, inputLength),
+    };
     this.systemPrompt = options.systemPrompt ?? '';
     this.snapshots = new ContextSnapshots({
       store: options.snapshots,
@@ -392,68 +368,13 @@ export class ContextManager {
   }
 
   /**
-   * The automatic policy: the rule stages through core's stage runner, then (when `useModel`)
-   * the model stages behind the circuit breaker, then the window guard. Which stage is which comes
-   * from the provider (`usesModel`), never from its name. Runs until under the target.
+   * The automatic policy (`runAutomaticStages`: rule stages, then model stages behind the circuit
+   * breaker), then the window guard; one compression, committed once, if anything changed.
    */
   private async autoCompress(abortSignal: AbortSignal | undefined, useModel = true): Promise<CompressionOutcome | undefined> {
-    const stages = this.pipeline.names.filter((name) => this.registry.has(name)).map((name) => this.registry.get(name));
-    const ruleStages = stages.filter((stage) => !this.isModelStage(stage));
-    const modelStages = stages.filter((stage) => this.isModelStage(stage));
     const start = this.runStart();
-    let inputLength = 0;
-    const { applied } = await runStages({
-      stages: ruleStages,
-      messages: this.messages,
-      config: resolveCompressionConfig({ limit: this.targetLimit() }),
-      context: { tokens: this.tokens, logger: this.options.logger ?? silentLogger, ...(abortSignal ? { abortSignal } : {}) },
-      shouldContinue: () => this.overTarget(),
-      // Each stage compacts the live context: messages added while it runs follow its output.
-      runStage: async (stage) => {
-        const run = await this.run(stage, this.targetLimit(), abortSignal);
-        inputLength = run.inputLength;
-        return run.result;
-      },
-      onApplied: (stage) => this.applyStage(stage, inputLength),
-      onNoSaving: (stage, result) => this.reportNoSaving(stage, result),
-      onError: (stage, error) => {
-        this.reportStageError(stage, error, abortSignal, false);
-        return 'skip';
-      },
-    });
-    for (const stage of useModel ? modelStages : []) {
-      if (abortSignal?.aborted) {
-        this.events.emit('compression-skipped', { provider: stage.name, reason: 'cancelled' });
-        break;
-      }
-      if (!this.overTarget()) break;
-      if (!this.options.model) break;
-      if (this.breaker.isOpen) {
-        this.events.emit('compression-skipped', {
-          provider: stage.name,
-          reason: `circuit open after ${this.breaker.consecutiveFailures} consecutive failures; rule-based stages only`,
-        });
-        break;
-      }
-      const attempt = await this.tryModelStage(stage, abortSignal);
-      // A cancelled call says nothing about the model: it is no failure for the circuit breaker.
-      if (attempt.kind === 'aborted') break;
-      if (attempt.kind === 'applied') {
-        this.breaker.recordSuccess();
-        applied.push(attempt.stage);
-        continue;
-      }
-      // A stage that found nothing to summarise called no model: that is no model failure. One
-      // that paid for model calls and saved nothing is, or an empty-reply model would loop.
-      if (attempt.kind === 'no-saving' && attempt.modelCalls === 0) continue;
-      if (this.breaker.recordFailure()) {
-        this.events.emit('circuit-open', {
-          provider: stage.name,
-          failures: this.breaker.consecutiveFailures,
-          fallback: ruleStages.map((s) => s.name).join(',') || 'window-guard',
-        });
-      }
-    }
+    const stages = this.pipeline.names.filter((name) => this.registry.has(name)).map((name) => this.registry.get(name));
+    const applied = await runAutomaticStages(this.stageHost, stages, { useModel, ...(abortSignal ? { abortSignal } : {}) });
     const guarded = await this.guardWindow();
     if (guarded) applied.push(guarded);
     if (applied.length === 0) return undefined;
@@ -461,46 +382,6 @@ export class ContextManager {
     // snapshots out of the retention window (it can repeat every turn while over the trigger).
     this.takeAutoSnapshot('before automatic compression', start);
     return this.commit('automatic', applied, start);
-  }
-
-  /** A model stage: a stage that calls a model (`usesModel`), or one the options name as such. */
-  private isModelStage(stage: ContextProvider): boolean {
-    return providerUsesModel(stage) || (this.options.modelProviders ?? []).includes(stage.name);
-  }
-
-  private reportNoSaving(stage: ContextProvider, result: CompactionResult): void {
-    const why = result.limitations.length > 0 ? ` (${result.limitations.join('; ')})` : '';
-    this.events.emit('compression-skipped', { provider: stage.name, reason: `the result was not smaller than its input${why}` });
-  }
-
-  /** A failed stage is an event; the context stays as it was. Only model stages count toward the circuit breaker. */
-  private reportStageError(stage: ContextProvider, error: unknown, abortSignal: AbortSignal | undefined, modelStage: boolean): void {
-    if (abortSignal?.aborted) {
-      this.events.emit('compression-skipped', { provider: stage.name, reason: 'cancelled' });
-      return;
-    }
-    this.events.emit('compression-error', {
-      provider: stage.name,
-      error: error instanceof Error ? error : new Error(String(error)),
-      consecutiveFailures: modelStage ? this.breaker.consecutiveFailures + 1 : 0,
-    });
-  }
-
-  /** Runs one model stage; a failure is reported as an event and leaves the context as it was. */
-  private async tryModelStage(provider: ContextProvider, abortSignal: AbortSignal | undefined): Promise<StageAttempt> {
-    try {
-      const { result, inputLength } = await this.run(provider, this.targetLimit(), abortSignal);
-      if (result.stats.tokensAfter >= result.stats.tokensBefore) {
-        this.reportNoSaving(provider, result);
-        return { kind: 'no-saving', modelCalls: result.stats.modelCalls ?? 0 };
-      }
-      const stage = { provider: provider.name, result };
-      this.applyStage(stage, inputLength);
-      return { kind: 'applied', stage };
-    } catch (error) {
-      this.reportStageError(provider, error, abortSignal, true);
-      return abortSignal?.aborted ? { kind: 'aborted' } : { kind: 'error' };
-    }
   }
 
   /**

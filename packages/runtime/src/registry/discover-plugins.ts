@@ -166,7 +166,7 @@ async function loadPlugin(manifestPath: string, manifest: Manifest, conditions: 
   const providers = Array.isArray(exported) ? exported : [exported];
   if (providers.length === 0 || !providers.every(isContextProvider)) {
     throw new Error(
-      'its default export is not a ContextProvider (specificationVersion "v1" with name, shouldCompress and compress), an array of them, or a factory returning one',
+      'its default export is not a ContextProvider (specificationVersion "v2" with name and compress, or "v1" with name, shouldCompress and compress), an array of them, or a factory returning one',
     );
   }
   return providers as ContextProvider[];
