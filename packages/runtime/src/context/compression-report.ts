@@ -1,4 +1,4 @@
-import { type Checkpoint, checkpointOf, type CompactionResult, isCheckpointMessage, type Message, type TokenCounter } from '@ollm/core';
+import { type Checkpoint, checkpointOf, type CompactionResult, isCheckpointMessage, type Message, type TokenCounting } from '@ollm/core';
 import type { ContextEventEmitter } from '../events/context-events.js';
 
 /** What a compression's events compare against: the checkpoints and conversation it started from. */
@@ -20,7 +20,7 @@ export function compressionBaseline(messages: readonly Message[]): CompressionBa
  */
 export function reportCompression(
   events: ContextEventEmitter,
-  tokens: TokenCounter,
+  tokens: TokenCounting,
   input: {
     readonly baseline: CompressionBaseline;
     readonly messages: readonly Message[];

@@ -32,7 +32,8 @@ import { runAutomaticStages, type StageHost } from './automatic-stages.js';
 import { computeBudget, type ContextBudget } from './context-budget.js';
 import type { CompleteOptions, CompressOptions, CompressionOutcome, ContextCompletion, PreparedRequest } from './context-manager-types.js';
 import type { ContextManagerOptions } from './context-manager-options.js';
-import { quoteUserMessage, renderFoldedQuotes, type FoldedUserQuote } from './folded-user-quotes.js';
+import { ActiveContext } from './active-context.js';
+import { renderFoldedQuotes } from './folded-user-quotes.js';
 import { truncateOversizedToolResults } from './oversized-tool-results.js';
 import { resolveReplyReserve } from './reply-reserve.js';
 import { TokenCalibration } from './token-calibration.js';
@@ -75,10 +76,7 @@ export class ContextManager {
   private readonly pipeline: Pipeline;
   private readonly clock: () => Date;
   private systemPrompt: string;
-  private messages: Message[] = [];
-  private foldedQuotes: FoldedUserQuote[] = [];
-  /** User messages added since the last assistant message: waiting for their reply, never folded. */
-  private pending = new Set<string>();
+  private readonly conversation = new ActiveContext();
   private compressions = 0;
   private warnedAboutCalibration = false;
 
@@ -125,15 +123,13 @@ export class ContextManager {
 
   /** The messages in the active context (without the system prompt). */
   get activeMessages(): readonly Message[] {
-    return this.messages;
+    return this.conversation.messages;
   }
 
   /** Adds a message (id and timestamp filled in when missing), records it, and reads goal markers. */
   addMessage(message: Omit<Message, 'id'> & { id?: string }): Message {
     const complete: Message = { ...message, id: message.id ?? createMessageId(), timestamp: message.timestamp ?? this.clock().toISOString() };
-    this.messages.push(complete);
-    if (complete.role === 'user') this.pending.add(complete.id);
-    else if (complete.role === 'assistant') this.pending.clear();
+    this.conversation.add(complete);
     this.options.history?.append(complete, this.tokens.countMessage(complete));
     if (complete.role === 'assistant') {
       const updates = this.goals.applyAssistantOutput(messageText(complete));
@@ -147,11 +143,7 @@ export class ContextManager {
    * could not be sent. Returns false when no such message is active.
    */
   removeMessage(messageId: string): boolean {
-    const index = this.messages.findIndex((message) => message.id === messageId);
-    if (index === -1) return false;
-    this.messages = [...this.messages.slice(0, index), ...this.messages.slice(index + 1)];
-    this.pending.delete(messageId);
-    return true;
+    return this.conversation.remove(messageId);
   }
 
   setSystemPrompt(prompt: string): void {
@@ -170,7 +162,7 @@ export class ContextManager {
   systemMessage(): Message | undefined {
     const goal = this.goals.render();
     const base = [this.systemPrompt, goal].filter((part) => part.length > 0).join('\n\n');
-    const quotes = this.foldedQuotes.length > 0 ? renderFoldedQuotes(this.foldedQuotes, this.quotesBudget(base), this.tokens) : '';
+    const quotes = this.conversation.foldedQuotes.length > 0 ? renderFoldedQuotes(this.conversation.foldedQuotes, this.quotesBudget(base), this.tokens) : '';
     const text = [base, quotes].filter((part) => part.length > 0).join('\n\n');
     if (text.length === 0) return undefined;
     return { id: 'ollm-system', role: 'system', parts: [{ type: 'text', text }], pinned: true };
@@ -179,14 +171,14 @@ export class ContextManager {
   /** What to send to the model now: the system message, then the active context. */
   messagesForModel(): Message[] {
     const system = this.systemMessage();
-    return system ? [system, ...this.messages] : [...this.messages];
+    return system ? [system, ...this.conversation.messages] : [...this.conversation.messages];
   }
 
   budget(): ContextBudget {
     const system = this.systemMessage();
     let checkpointTokens = 0;
     let conversationTokens = 0;
-    for (const message of this.messages) {
+    for (const message of this.conversation.messages) {
       const tokens = this.tokens.countMessage(message);
       if (isCheckpointMessage(message)) checkpointTokens += tokens;
       else conversationTokens += tokens;
@@ -273,7 +265,7 @@ export class ContextManager {
     if (!this.fitsWindow()) await this.exclusive(() => this.autoCompress(options.abortSignal, this.options.automaticCompression !== false));
     const budget = this.budget();
     if (budget.totalTokens > budget.requestLimit) {
-      const pending = this.messages.at(-1);
+      const pending = this.conversation.messages.at(-1);
       const pendingTokens = pending && pending.role === 'user' ? this.calibration.apply(this.tokens.countMessage(pending)) : undefined;
       const alone = pending && pendingTokens !== undefined && pendingTokens + budget.systemTokens > budget.requestLimit;
       throw new ContextOverflowError({
@@ -309,13 +301,13 @@ export class ContextManager {
 
   /** Cuts tool results far over `maxToolResultTokens` in the active context (not in the history). */
   private limitToolResults(): void {
-    const { messages, truncated } = truncateOversizedToolResults(this.messages, {
+    const { messages, truncated } = truncateOversizedToolResults(this.conversation.messages, {
       tokens: this.tokens,
       maxToolResultTokens: this.options.maxToolResultTokens ?? 2000,
       ...(this.options.logdir ? { logdir: this.options.logdir } : {}),
     });
     if (truncated.length === 0) return;
-    this.messages = messages;
+    this.conversation.replacePrefix(messages, messages.length);
     this.events.emit('tool-results-truncated', { results: truncated });
   }
 
@@ -325,7 +317,7 @@ export class ContextManager {
    */
   private quotesBudget(systemText: string): number {
     const rawLimit = Math.floor((this.options.contextSize - this.replyReserve) / this.calibration.ratio);
-    const room = rawLimit - this.tokens.countText(systemText) - MESSAGE_OVERHEAD_TOKENS - this.tokens.countMessages(this.messages);
+    const room = rawLimit - this.tokens.countText(systemText) - MESSAGE_OVERHEAD_TOKENS - this.tokens.countMessages(this.conversation.messages);
     return Math.max(0, Math.min(Math.floor(rawLimit * FOLDED_QUOTES_SHARE), room));
   }
 
@@ -355,7 +347,7 @@ export class ContextManager {
     if (result.stats.tokensAfter >= result.stats.tokensBefore && this.fitsWindow()) {
       // Nothing saved: not a compression (it must not cost reliability, a snapshot or a history entry).
       this.events.emit('compression-skipped', { provider: provider.name, reason: 'nothing to remove: the result was not smaller than its input' });
-      return { provider: provider.name, trigger: 'manual', result: { ...result, messages: this.messages } };
+      return { provider: provider.name, trigger: 'manual', result: { ...result, messages: this.conversation.messages } };
     }
     const stage: AppliedStage = { provider: provider.name, result };
     this.takeAutoSnapshot(`before ${provider.name}`, start);
@@ -392,25 +384,15 @@ export class ContextManager {
   private async guardWindow(): Promise<AppliedStage | undefined> {
     const stages: AppliedStage[] = [];
     for (let round = 0; round < GUARD_ROUNDS && !this.fitsWindow(); round += 1) {
-      const provider = createWindowGuardProvider({ pendingMessageIds: this.pending });
+      const provider = createWindowGuardProvider({ pendingMessageIds: this.conversation.pendingMessageIds });
       const { result, inputLength, input } = await this.run(provider, this.guardLimit());
       if (result.stats.tokensAfter >= result.stats.tokensBefore) break;
       const stage = { provider: provider.name, result };
       this.applyStage(stage, inputLength);
-      this.keepFoldedAsQuotes(input, result);
+      this.conversation.keepFoldedAsQuotes(input, result, this.tokens);
       stages.push(stage);
     }
     return stages.length === 0 ? undefined : { provider: 'window-guard', result: mergeStages(stages).result };
-  }
-
-  /** User messages a stage folded out stay as quotes in the system message (the task first). */
-  private keepFoldedAsQuotes(input: readonly Message[], result: CompactionResult): void {
-    for (const { messageId } of result.folded ?? []) {
-      const message = input.find((candidate) => candidate.id === messageId);
-      if (message && !this.foldedQuotes.some((quote) => quote.messageId === messageId)) {
-        this.foldedQuotes.push(quoteUserMessage(message, this.foldedQuotes.length, this.tokens));
-      }
-    }
   }
 
   /**
@@ -438,7 +420,7 @@ export class ContextManager {
   }
 
   private overTarget(): boolean {
-    return this.tokens.countMessages(this.messages) > this.targetLimit() || this.shouldCompress();
+    return this.tokens.countMessages(this.conversation.messages) > this.targetLimit() || this.shouldCompress();
   }
 
   /** Runs a provider on a copy of the active context, so messages added meanwhile cannot change its input. */
@@ -447,7 +429,7 @@ export class ContextManager {
     limit = this.targetLimit(),
     abortSignal?: AbortSignal,
   ): Promise<{ result: CompactionResult; inputLength: number; input: readonly Message[] }> {
-    const input = [...this.messages];
+    const input = [...this.conversation.messages];
     const config: Partial<CompressionConfig> = {
       limit,
       maxToolResultTokens: this.options.maxToolResultTokens,
@@ -468,7 +450,7 @@ export class ContextManager {
 
   private runStart(): RunStart {
     return {
-      ...compressionBaseline(this.messages),
+      ...compressionBaseline(this.conversation.messages),
       state: this.state(),
       tokenCount: this.budget().totalTokens,
     };
@@ -479,7 +461,7 @@ export class ContextManager {
    * added while it ran (a compression can take a model call's time) follow its output.
    */
   private applyStage(stage: AppliedStage, inputLength: number): void {
-    this.messages = [...stage.result.messages, ...this.messages.slice(inputLength)];
+    this.conversation.replacePrefix(stage.result.messages, inputLength);
   }
 
   /** Counts, records and reports one compression, whatever number of stages it took. */
@@ -489,7 +471,7 @@ export class ContextManager {
     this.options.history?.recordCompression({ provider, tokensBefore: result.stats.tokensBefore, tokensAfter: result.stats.tokensAfter });
     reportCompression(this.events, this.tokens, {
       baseline: start,
-      messages: this.messages,
+      messages: this.conversation.messages,
       provider,
       stages: stages.map((stage) => stage.provider),
       trigger,
@@ -503,11 +485,11 @@ export class ContextManager {
   state(): ContextState {
     return {
       systemPrompt: this.systemPrompt,
-      messages: [...this.messages],
+      messages: [...this.conversation.messages],
       ...(this.goals.state ? { goal: this.goals.state } : {}),
       compressionCount: this.compressions,
       providerState: Object.fromEntries(this.providerState),
-      ...(this.foldedQuotes.length > 0 ? { foldedQuotes: [...this.foldedQuotes] } : {}),
+      ...(this.conversation.foldedQuotes.length > 0 ? { foldedQuotes: [...this.conversation.foldedQuotes] } : {}),
     };
   }
 
@@ -529,14 +511,10 @@ export class ContextManager {
 
   restoreState(state: ContextState): void {
     this.systemPrompt = state.systemPrompt;
-    this.messages = [...state.messages];
+    this.conversation.restore(state.messages, state.foldedQuotes);
     if (state.goal) this.goals.restore(state.goal);
     else this.goals.clear();
     this.compressions = state.compressionCount;
-    this.foldedQuotes = [...(state.foldedQuotes ?? [])];
-    // A restored context's waiting messages: the user messages after its last assistant message.
-    const lastAssistant = this.messages.findLastIndex((message) => message.role === 'assistant');
-    this.pending = new Set(this.messages.filter((message, index) => index > lastAssistant && message.role === 'user').map((message) => message.id));
     this.providerState.clear();
     for (const [key, value] of Object.entries(state.providerState ?? {})) this.providerState.set(key, value);
   }

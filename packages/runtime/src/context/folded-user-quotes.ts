@@ -1,4 +1,4 @@
-import { type Message, messageText, type TokenCounter, tokenPrefix } from '@ollm/core';
+import { type Message, messageText, type TokenCounting, tokenPrefix } from '@ollm/core';
 
 /** A user message the window guard folded out of the context, kept as a quote in the system message. */
 export interface FoldedUserQuote {
@@ -12,7 +12,7 @@ const FIRST_QUOTE_TOKENS = 200;
 const QUOTE_TOKENS = 80;
 const TITLE = 'Earlier user messages, folded out of the conversation to fit the window (full text in the session history):';
 
-export function quoteUserMessage(message: Message, position: number, tokens: TokenCounter): FoldedUserQuote {
+export function quoteUserMessage(message: Message, position: number, tokens: TokenCounting): FoldedUserQuote {
   const text = messageText(message).replace(/\s+/g, ' ').trim();
   const cut = tokenPrefix(text, position === 0 ? FIRST_QUOTE_TOKENS : QUOTE_TOKENS, tokens.tokenizer);
   return { messageId: message.id, text: cut.length < text.length ? `${cut.trimEnd()} …` : cut, ...(message.timestamp ? { timestamp: message.timestamp } : {}) };
@@ -23,7 +23,7 @@ export function quoteUserMessage(message: Message, position: number, tokens: Tok
  * then the newest that fit; the ones between are counted, never silently gone. When not even the
  * first fits (the request needs the room), one line says how many were folded.
  */
-export function renderFoldedQuotes(quotes: readonly FoldedUserQuote[], budget: number, tokens: TokenCounter): string {
+export function renderFoldedQuotes(quotes: readonly FoldedUserQuote[], budget: number, tokens: TokenCounting): string {
   if (quotes.length === 0) return '';
   const line = (quote: FoldedUserQuote) => `> ${quote.text}`;
   const [first, ...rest] = quotes;

@@ -1,4 +1,4 @@
-import { fitToTokens, type Message, type MessagePart, saveRemovedContent, sha256Hex, type TokenCounter } from '@ollm/core';
+import { fitToTokens, type Message, type MessagePart, saveRemovedContent, sha256Hex, type TokenCounting } from '@ollm/core';
 
 /** A tool result this many times over `maxToolResultTokens` is cut before any request carries it. */
 export const OVERSIZED_TOOL_RESULT_FACTOR = 2;
@@ -19,7 +19,7 @@ export interface TruncatedToolResult {
  */
 export function truncateOversizedToolResults(
   messages: readonly Message[],
-  options: { readonly tokens: TokenCounter; readonly maxToolResultTokens: number; readonly logdir?: string; readonly factor?: number },
+  options: { readonly tokens: TokenCounting; readonly maxToolResultTokens: number; readonly logdir?: string; readonly factor?: number },
 ): { messages: Message[]; truncated: TruncatedToolResult[] } {
   const { tokens, maxToolResultTokens } = options;
   const threshold = maxToolResultTokens * (options.factor ?? OVERSIZED_TOOL_RESULT_FACTOR);
