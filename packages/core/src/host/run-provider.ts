@@ -26,10 +26,10 @@ export async function runProvider(
   context: ProviderContext,
   providerOptions: ProviderOptions = {},
 ): Promise<CompactionResult> {
-  const own = { ...config.extraConfig, ...providerOptions[provider.name] };
+  const options = { ...config.extraConfig, ...providerOptions[provider.name] };
   try {
     if (provider.specificationVersion === 'v1') {
-      const result = await provider.compress(messages, { ...config, extraConfig: own }, context);
+      const result = await provider.compress(messages, { ...config, extraConfig: options }, context);
       // A malformed result is left for the validator to name (`result-shape`).
       if (result === null || typeof result !== 'object' || !Array.isArray(result.limitations) || result.warnings) return result;
       return { ...result, warnings: result.limitations.map((message): CompactionWarning => ({ type: 'note', message })) };
@@ -43,7 +43,7 @@ export async function runProvider(
         reasoningStripAgeThreshold: config.reasoningStripAgeThreshold,
         ...(config.logdir !== undefined ? { logdir: config.logdir } : {}),
       },
-      providerOptions: own,
+      providerOptions: options,
       tokens: context.tokens,
       logger: context.logger,
       ...(context.model ? { model: context.model } : {}),
@@ -52,11 +52,14 @@ export async function runProvider(
       ...(context.state ? { state: context.state } : {}),
     };
     const output = await provider.compress(call);
-    const warnings = [...(output.warnings ?? [])];
+    const own = output.warnings ?? [];
+    const warnings = [...own];
     const tokensAfter = context.tokens.countMessages(output.messages);
     if (config.limit !== undefined && tokensAfter > config.limit && !warnings.some((warning) => warning.type === 'limit-not-reached')) {
       warnings.push({ type: 'limit-not-reached', tokens: tokensAfter, limit: config.limit });
     }
+    // The prose keeps the provider's own words; the host's typed warning is added only where it said nothing.
+    const limitations = (own.length > 0 ? own : warnings).map(describeWarning);
     const usage = output.modelUsage;
     return buildCompactionResult({
       input: messages,
@@ -65,7 +68,7 @@ export async function runProvider(
       startedAt,
       removed: output.removed ?? [],
       folded: output.folded ?? [],
-      limitations: warnings.map(describeWarning),
+      limitations,
       warnings,
       ...(usage ? { modelStats: { modelInputTokens: usage.inputTokens, modelOutputTokens: usage.outputTokens, modelCalls: usage.calls } } : {}),
     });
