@@ -67,7 +67,8 @@ export async function runPipeline(
   const { result } = mergeStages(applied, { labelLimitations: true });
   const tokensAfter = context.tokens.countMessages(result.messages);
   const limitations = [...result.limitations];
-  const warnings = [...(result.warnings ?? [])];
+  // A stage's own limit-not-reached says nothing once a later stage went on: the pipeline says its own.
+  const warnings = (result.warnings ?? []).filter((warning) => warning.type !== 'limit-not-reached');
   if (config.limit !== undefined && tokensAfter > config.limit) {
     limitations.push(`pipeline: ${tokensAfter} tokens after ${applied.map((stage) => stage.provider).join(', ')}; the limit ${config.limit} was not reached`);
     warnings.push({ type: 'limit-not-reached', tokens: tokensAfter, limit: config.limit });

@@ -1,4 +1,4 @@
-import type { LanguageModel, Logger, TokenCounter } from '@ollm/core';
+import { type LanguageModel, type Logger, type ProviderOptions, type TokenCounter } from '@ollm/core';
 import type { ProviderRegistry } from '../registry/provider-registry.js';
 import type { SessionHistory } from '../storage/session-history.js';
 import type { SnapshotStore } from '../storage/snapshot-store.js';
@@ -49,7 +49,10 @@ export interface ContextManagerOptions {
   readonly reasoningStripAgeThreshold?: number;
   /** Where providers save removed content. */
   readonly logdir?: string;
+  /** Options shared by every provider (each provider reads the keys it documents). */
   readonly extraConfig?: Readonly<Record<string, unknown>>;
+  /** Each provider's own options, keyed by provider name; over `extraConfig`. */
+  readonly providerOptions?: ProviderOptions;
   /** The full uncompressed record on disk. */
   readonly history?: SessionHistory;
   readonly snapshots?: SnapshotStore;

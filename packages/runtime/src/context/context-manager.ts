@@ -445,7 +445,15 @@ export class ContextManager {
       state: this.providerState,
       ...(abortSignal ? { abortSignal } : {}),
     };
-    return { result: await compactWith(provider, input, { config, context }), inputLength: input.length, input };
+    return {
+      result: await compactWith(provider, input, {
+        config,
+        context,
+        ...(this.options.providerOptions ? { providerOptions: this.options.providerOptions } : {}),
+      }),
+      inputLength: input.length,
+      input,
+    };
   }
 
   private runStart(): RunStart {
