@@ -5,6 +5,7 @@ import type { CompactionResult } from '../provider/compaction-result.js';
 import type { CompressionConfig } from '../provider/compression-config.js';
 import { providerUsesModel, type ContextProvider } from '../provider/context-provider.js';
 import type { ProviderContext } from '../provider/provider-context.js';
+import type { CompactionWarning } from '../provider/v2/compaction-warning.js';
 import type { ContextProviderV2 } from '../provider/v2/context-provider-v2.js';
 import { mergeStages } from './merge-stages.js';
 import type { ProviderOptions } from './run-provider.js';
@@ -68,7 +69,7 @@ export async function runPipeline(
   const tokensAfter = context.tokens.countMessages(result.messages);
   const limitations = [...result.limitations];
   // A stage's own limit-not-reached says nothing once a later stage went on: the pipeline says its own.
-  const warnings = (result.warnings ?? []).filter((warning) => warning.type !== 'limit-not-reached');
+  const warnings: CompactionWarning[] = (result.warnings ?? []).filter((warning) => warning.type !== 'limit-not-reached');
   if (config.limit !== undefined && tokensAfter > config.limit) {
     limitations.push(`pipeline: ${tokensAfter} tokens after ${applied.map((stage) => stage.provider).join(', ')}; the limit ${config.limit} was not reached`);
     warnings.push({ type: 'limit-not-reached', tokens: tokensAfter, limit: config.limit });
