@@ -1,40 +1,14 @@
 import { buildCompactionResult, type ContextProviderV1, type LanguageModel, type Message } from '@ollm/core';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ProviderRegistry } from '../registry/provider-registry.js';
 import { SessionHistory, readSession } from '../storage/session-history.js';
 import { SnapshotStore } from '../storage/snapshot-store.js';
 import type { ContextEventName } from '../events/context-events.js';
 import { ContextManager } from './context-manager.js';
+import { shortenToolResults, temporaryHomes } from './test-support/test-stages.js';
 
-const homes: string[] = [];
-function newHome(): string {
-  const home = mkdtempSync(join(tmpdir(), 'ollm-runtime-'));
-  homes.push(home);
-  return home;
-}
-afterEach(() => {
-  for (const home of homes.splice(0)) rmSync(home, { recursive: true, force: true });
-});
-
-/** A rule-based stage for these tests: shortens every tool result to its first 20 characters. */
-const shortenToolResults: ContextProviderV1 = {
-  specificationVersion: 'v1',
-  name: 'shorten',
-  description: 'test stage',
-  shouldCompress: () => true,
-  async compress(messages, config, context) {
-    const startedAt = performance.now();
-    const output = messages.map((message) =>
-      message.role !== 'tool'
-        ? message
-        : { ...message, parts: message.parts.map((part) => (part.type === 'tool-result' ? { ...part, output: part.output.slice(0, 20) } : part)) },
-    );
-    return buildCompactionResult({ input: messages, output, tokens: context.tokens, startedAt });
-  },
-};
+const newHome = temporaryHomes('ollm-runtime-');
 
 /** A second rule-based stage: keeps the first half of every assistant text part. */
 const halveAssistantText: ContextProviderV1 = {

@@ -1,38 +1,13 @@
 import { buildCompactionResult, type ContextProviderV1, type Message, RECOVERY_FOLDER } from '@ollm/core';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ContextOverflowError } from '../errors/context-overflow-error.js';
 import { ProviderRegistry } from '../registry/provider-registry.js';
 import { ContextManager } from './context-manager.js';
+import { shortenToolResults, temporaryHomes } from './test-support/test-stages.js';
 
-const homes: string[] = [];
-function newHome(): string {
-  const home = mkdtempSync(join(tmpdir(), 'ollm-window-rule-'));
-  homes.push(home);
-  return home;
-}
-afterEach(() => {
-  for (const home of homes.splice(0)) rmSync(home, { recursive: true, force: true });
-});
-
-/** A rule stage for these tests: cuts every tool result to its first 20 characters. */
-const shortenToolResults: ContextProviderV1 = {
-  specificationVersion: 'v1',
-  name: 'shorten',
-  description: 'test stage',
-  shouldCompress: () => true,
-  async compress(messages, config, context) {
-    const startedAt = performance.now();
-    const output = messages.map((message) =>
-      message.role !== 'tool'
-        ? message
-        : { ...message, parts: message.parts.map((part) => (part.type === 'tool-result' ? { ...part, output: part.output.slice(0, 20) } : part)) },
-    );
-    return buildCompactionResult({ input: messages, output, tokens: context.tokens, startedAt });
-  },
-};
+const newHome = temporaryHomes('ollm-window-rule-');
 
 const words = (count: number, seed = 'word') => Array.from({ length: count }, (_, index) => `${seed}${index % 50}`).join(' ');
 
