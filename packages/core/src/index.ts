@@ -89,6 +89,8 @@ export type { Checkpoint } from './protocol/checkpoint.js';
 export { checkpointOf, isCheckpointMessage } from './protocol/checkpoint.js';
 export type { ArtifactAction, CheckpointStatus, GoalUpdate } from './protocol/goal-markers.js';
 export { parseGoalMarker, renderGoalBlock } from './protocol/goal-markers.js';
+export type { FittedQuoteLines } from './protocol/quote-lines.js';
+export { fitQuoteLines } from './protocol/quote-lines.js';
 
 // Files
 export { writeFileAtomic } from './files/write-file-atomic.js';

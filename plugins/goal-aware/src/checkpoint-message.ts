@@ -1,4 +1,4 @@
-import { checkpointOf, tokenPrefix, type Checkpoint, type Message, type TokenCounting } from '@ollm/core';
+import { checkpointOf, fitQuoteLines, tokenPrefix, type Checkpoint, type Message, type TokenCounting } from '@ollm/core';
 
 /** A user message folded into a checkpoint: its position, id and (cut) text. */
 export interface FoldedQuote {
@@ -19,25 +19,10 @@ export const CHECKPOINT_HEADER_ALLOWANCE = 40;
 export function renderQuotes(quotes: readonly FoldedQuote[], budget: number, tokens: TokenCounting): string {
   if (quotes.length === 0 || budget <= 0) return '';
   const title = 'Earlier user messages, folded here (full text saved under logdir):';
-  const line = (quote: FoldedQuote) => `> [user message ${quote.position + 1}] ${quote.text.replace(/\s+/g, ' ')}`;
-  const [oldest, ...rest] = [...quotes].sort((a, b) => a.position - b.position);
-  let used = tokens.countText(title) + 24;
+  const lines = [...quotes].sort((a, b) => a.position - b.position).map((quote) => `> [user message ${quote.position + 1}] ${quote.text.replace(/\s+/g, ' ')}`);
   // The oldest quote is kept, cut to what the budget leaves when it is too long: the checkpoint bound holds.
-  let first = line(oldest!);
-  if (used + tokens.countText(first) + 1 > budget) {
-    const room = budget - used - 2;
-    if (room < 8) return '';
-    first = `${tokenPrefix(first, room, tokens.tokenizer).trimEnd()} …`;
-  }
-  used += tokens.countText(first) + 1;
-  const newest: string[] = [];
-  for (const quote of [...rest].reverse()) {
-    const cost = tokens.countText(line(quote)) + 1;
-    if (used + cost > budget) break;
-    newest.unshift(line(quote));
-    used += cost;
-  }
-  const between = rest.length - newest.length;
+  const { first, newest, between } = fitQuoteLines(lines, budget, tokens.countText(title) + 24, tokens);
+  if (first === undefined) return '';
   return [title, first, ...(between > 0 ? [`(${between} more folded user message(s) only in logdir)`] : []), ...newest].join('\n');
 }
 

@@ -1,4 +1,4 @@
-import { type Message, messageText, type TokenCounting, tokenPrefix } from '@ollm/core';
+import { fitQuoteLines, type Message, messageText, type TokenCounting, tokenPrefix } from '@ollm/core';
 
 /** A user message the window guard folded out of the context, kept as a quote in the system message. */
 export interface FoldedUserQuote {
@@ -19,31 +19,23 @@ export function quoteUserMessage(message: Message, position: number, tokens: Tok
 }
 
 /**
- * The quotes block of the system message, within `budget` tokens: the first quote (the task),
+ * The quotes block of the system message, within `budget` tokens: the first quote (the task, cut to fit),
  * then the newest that fit; the ones between are counted, never silently gone. When not even the
  * first fits (the request needs the room), one line says how many were folded.
  */
 export function renderFoldedQuotes(quotes: readonly FoldedUserQuote[], budget: number, tokens: TokenCounting): string {
   if (quotes.length === 0) return '';
-  const line = (quote: FoldedUserQuote) => `> ${quote.text}`;
-  const [first, ...rest] = quotes;
-  let used = tokens.countText(TITLE) + tokens.countText(line(first!)) + 16;
-  if (used > budget) {
+  const { first, newest, between } = fitQuoteLines(
+    quotes.map((quote) => `> ${quote.text}`),
+    budget,
+    tokens.countText(TITLE) + 16,
+    tokens,
+  );
+  if (first === undefined) {
     const count = `(${quotes.length} earlier user message${quotes.length === 1 ? ' was' : 's were'} folded out to fit the window; they are in the session history.)`;
     return tokens.countText(count) + 8 <= budget ? count : '';
   }
-  const newest: string[] = [];
-  for (const quote of [...rest].reverse()) {
-    const cost = tokens.countText(line(quote)) + 1;
-    if (used + cost > budget) break;
-    newest.unshift(line(quote));
-    used += cost;
-  }
-  const between = rest.length - newest.length;
-  return [
-    TITLE,
-    line(first!),
-    ...(between > 0 ? [`> (${between} more folded message${between === 1 ? '' : 's'}, in the session history)`] : []),
-    ...newest,
-  ].join('\n');
+  return [TITLE, first, ...(between > 0 ? [`> (${between} more folded message${between === 1 ? '' : 's'}, in the session history)`] : []), ...newest].join(
+    '\n',
+  );
 }
