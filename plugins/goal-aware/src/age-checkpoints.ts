@@ -66,25 +66,36 @@ async function ageOne(input: Parameters<typeof ageCheckpoints>[0], outcome: Agin
   const checkpoints = group.map((found) => found.checkpoint);
   const numbers = checkpoints.map((checkpoint) => checkpoint.compressionNumber ?? 0);
   const facts = mergeFacts(...checkpoints);
-  const message = checkpointMessage({
-    id: anchor.message.id,
-    ...(anchor.message.timestamp !== undefined ? { timestamp: anchor.message.timestamp } : {}),
-    checkpoint: {
-      id: anchor.checkpoint.id,
-      level,
-      range: group.length > 1 ? `merged checkpoints of compressions ${Math.min(...numbers)}-${Math.max(...numbers)}` : anchor.checkpoint.range,
-      summary,
-      createdAt: checkpoints.map((checkpoint) => checkpoint.createdAt).sort()[0]!,
-      compressedAt: input.now,
-      originalTokens: checkpoints.reduce((sum, checkpoint) => sum + checkpoint.originalTokens, 0),
-      compressionCount: Math.max(...checkpoints.map((checkpoint) => checkpoint.compressionCount)) + 1,
-      compressionNumber: Math.max(...numbers),
-      ...facts,
-    },
-    quotes,
-    quoteBudget,
-    tokens: input.tokens,
-  });
+  const build = (text: string) =>
+    checkpointMessage({
+      id: anchor.message.id,
+      ...(anchor.message.timestamp !== undefined ? { timestamp: anchor.message.timestamp } : {}),
+      checkpoint: {
+        id: anchor.checkpoint.id,
+        level,
+        range: group.length > 1 ? `merged checkpoints of compressions ${Math.min(...numbers)}-${Math.max(...numbers)}` : anchor.checkpoint.range,
+        summary: text,
+        createdAt: checkpoints.map((checkpoint) => checkpoint.createdAt).sort()[0]!,
+        compressedAt: input.now,
+        originalTokens: checkpoints.reduce((sum, checkpoint) => sum + checkpoint.originalTokens, 0),
+        compressionCount: Math.max(...checkpoints.map((checkpoint) => checkpoint.compressionCount)) + 1,
+        compressionNumber: Math.max(...numbers),
+        ...facts,
+      },
+      quotes,
+      quoteBudget,
+      tokens: input.tokens,
+    });
+  // Aging never grows a checkpoint: a re-compression not smaller than what it replaces gives way
+  // to the old summaries cut to the level's target.
+  const before = group.reduce((sum, found) => sum + input.tokens.countMessage(found.message), 0);
+  let message = build(summary);
+  if (input.tokens.countMessage(message) >= before) {
+    message = build(cutAtSentence(summaries.join('\n'), summaryTarget, input.tokens.tokenizer));
+    outcome.notes.push(
+      `goal-aware: the model's re-compression of checkpoint ${anchor.checkpoint.id} was not smaller; the summary was cut to ${summaryTarget} tokens instead`,
+    );
+  }
   outcome.replaced.set(anchor.position, message);
   for (const found of group) {
     outcome.superseded.push({ messageId: found.message.id, text: found.checkpoint.summary });

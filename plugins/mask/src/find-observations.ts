@@ -1,4 +1,5 @@
 import type { Message, ToolCallPart, ToolResultPart } from '@ollm/core';
+import { isCheckpointMessage } from '@ollm/core';
 
 /** One tool result ("observation" in the JetBrains paper) and the call it answers. */
 export interface Observation {
@@ -21,7 +22,7 @@ export function findObservations(messages: readonly Message[]): Observation[] {
   const calls = new Map<string, ToolCallPart>();
   const observations: Observation[] = [];
   for (const [messageIndex, message] of messages.entries()) {
-    const editable = !message.pinned && message.role !== 'system' && message.role !== 'user';
+    const editable = !message.pinned && message.role !== 'system' && message.role !== 'user' && !isCheckpointMessage(message);
     for (const [partIndex, part] of message.parts.entries()) {
       if (part.type === 'tool-call') {
         calls.set(part.callId, part);

@@ -1,10 +1,11 @@
 import { join } from 'node:path';
 import {
+  isCheckpointMessage,
+  type Message,
   RECOVERY_FOLDER,
+  type RemovedContent,
   saveRemovedContent,
   sha256Hex,
-  type Message,
-  type RemovedContent,
   type TokenCounting,
   type ToolCallPart,
   type ToolResultPart,
@@ -72,9 +73,10 @@ export class TrimWorkspace {
   }
 
   /** Untouchable: system and user messages (byte-identical by contract) and pinned messages. */
+  /** System, user and pinned messages, and checkpoints (only the provider that made one ages it): never edited. */
   isProtected(index: number): boolean {
     const message = this.messages[index]!;
-    return message.pinned === true || message.role === 'system' || message.role === 'user';
+    return message.pinned === true || message.role === 'system' || message.role === 'user' || isCheckpointMessage(message);
   }
 
   /** Replaces message `index` when that makes it smaller; returns whether it did. */

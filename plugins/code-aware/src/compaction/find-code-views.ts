@@ -1,4 +1,5 @@
 import type { Message, ToolCallPart } from '@ollm/core';
+import { isCheckpointMessage } from '@ollm/core';
 import type { CodeView } from '../views/code-view.js';
 import { detectToolView } from '../views/detect-tool-view.js';
 import { findCodeBlocks } from '../views/find-code-blocks.js';
@@ -20,7 +21,8 @@ export function findCodeViews(messages: readonly Message[]): CodeView[] {
   const views: CodeView[] = [];
   for (const [messageIndex, message] of messages.entries()) {
     for (const part of message.parts) if (part.type === 'tool-call') calls.set(part.callId, part);
-    if (message.pinned || message.role === 'system' || message.role === 'user') continue;
+    // Checkpoints too: only the provider that made one ages it.
+    if (message.pinned || message.role === 'system' || message.role === 'user' || isCheckpointMessage(message)) continue;
     for (const [partIndex, part] of message.parts.entries()) {
       if (part.type === 'tool-result' && !part.isError) {
         const view = detectToolView(calls.get(part.callId), part.output, messageIndex, partIndex);
