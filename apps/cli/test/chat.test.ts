@@ -71,7 +71,9 @@ describe.skipIf(!binaryBuilt)('ollm chat (the built binary, piped stdin, fake mo
     expect(run.stdout).toMatch(/^compressed with [\w,-]+ \(automatic\): [\d,]+ -> [\d,]+ tokens$/m);
     // After goal-aware has summarised the old turns, trim finds nothing it may touch (checkpoints are
     // only goal-aware's to age) and says so once, pointing to summarize.
-    expect(run.stdout).toMatch(/^nothing to compact with trim: the context stays at [\d,]+ tokens; \/compact summarize restarts it from a summary the model writes\.$/m);
+    expect(run.stdout).toMatch(
+      /^nothing to compact with trim: the context stays at [\d,]+ tokens; \/compact summarize restarts it from a summary the model writes\.$/m,
+    );
     expect(run.stdout).toMatch(/^compressed with summarize: [\d,]+ -> [\d,]+ tokens$/m);
     expect(run.stdout).toMatch(/^removed: \d+ /m);
     // fake-llama:8b starts at low (a warning at the start); the third compression takes it to critical (a second one).
