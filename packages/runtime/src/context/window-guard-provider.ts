@@ -1,6 +1,6 @@
 import {
-  buildCompactionResult,
-  type ContextProvider,
+  type CompactionWarning,
+  type ContextProviderV2,
   type FoldedMessage,
   isCheckpointMessage,
   type Message,
@@ -35,20 +35,19 @@ export interface WindowGuardOptions {
  * whose tool call still waits for its result is never dropped. The full record stays in the
  * session history and everything dropped is saved under logdir.
  */
-export function createWindowGuardProvider(options: WindowGuardOptions = {}): ContextProvider {
+export function createWindowGuardProvider(options: WindowGuardOptions = {}): ContextProviderV2 {
   return {
-    specificationVersion: 'v1',
+    specificationVersion: 'v2',
     name: 'window-guard',
     description: 'Drops the oldest assistant/tool turns so the context fits the window (last resort)',
-    shouldCompress: (messages, config, context) => config.limit !== undefined && context.tokens.countMessages(messages) > config.limit,
-    async compress(messages, config, context) {
-      const startedAt = performance.now();
-      const limit = config.limit ?? Number.POSITIVE_INFINITY;
-      let total = context.tokens.countMessages(messages);
+    usesModel: false,
+    async compress({ messages, limit: target, settings, tokens }) {
+      const limit = target ?? Number.POSITIVE_INFINITY;
+      let total = tokens.countMessages(messages);
       const dropped = new Set<number>();
       const removed: RemovedContent[] = [];
       const save = (messageId: string, kind: string, content: string, tokens: number): void => {
-        const saved = config.logdir ? saveRemovedContent(config.logdir, content) : { sha256: sha256Hex(content), path: undefined };
+        const saved = settings.logdir ? saveRemovedContent(settings.logdir, content) : { sha256: sha256Hex(content), path: undefined };
         removed.push({ messageId, kind, sha256: saved.sha256, originalTokens: tokens, ...(saved.path ? { path: saved.path } : {}) });
       };
       const dropGroups = (groups: readonly number[][], kind: string): number => {
@@ -56,10 +55,10 @@ export function createWindowGuardProvider(options: WindowGuardOptions = {}): Con
         for (const group of groups) {
           if (total <= limit) break;
           const groupMessages = group.map((index) => messages[index]!);
-          const tokens = context.tokens.countMessages(groupMessages);
-          save(groupMessages[0]!.id, kind, groupMessages.map(renderMessage).join('\n\n'), tokens);
+          const groupTokens = tokens.countMessages(groupMessages);
+          save(groupMessages[0]!.id, kind, groupMessages.map(renderMessage).join('\n\n'), groupTokens);
           for (const index of group) dropped.add(index);
-          total -= tokens;
+          total -= groupTokens;
           count += 1;
         }
         return count;
@@ -79,11 +78,11 @@ export function createWindowGuardProvider(options: WindowGuardOptions = {}): Con
           message.parts.some((part) => part.type === 'tool-result')
         )
           continue;
-        const tokens = context.tokens.countMessage(message);
-        save(message.id, 'user-message', JSON.stringify(message), tokens);
+        const messageTokens = tokens.countMessage(message);
+        save(message.id, 'user-message', JSON.stringify(message), messageTokens);
         folded.push({ messageId: message.id, reason: WINDOW_GUARD_FOLD_REASON });
         dropped.add(index);
-        total -= tokens;
+        total -= messageTokens;
       }
       const droppedCheckpoints = dropGroups(checkpoints, 'checkpoint');
       const output = messages.filter((_, index) => !dropped.has(index));
@@ -91,7 +90,8 @@ export function createWindowGuardProvider(options: WindowGuardOptions = {}): Con
       if (folded.length > 0) limitations.push(`folded ${folded.length} oldest user message(s): user messages alone outgrew the window`);
       if (droppedCheckpoints > 0) limitations.push(`dropped ${droppedCheckpoints} checkpoint(s): nothing else was left to drop`);
       if (total > limit) limitations.push(`still ${total} tokens over a limit of ${limit}: what is left is system, pinned and the messages not answered yet`);
-      return buildCompactionResult({ input: messages, output, tokens: context.tokens, startedAt, removed, limitations, folded });
+      // The host adds the digest, the stats and the timing.
+      return { messages: output, removed, folded, warnings: limitations.map((message): CompactionWarning => ({ type: 'note', message })) };
     },
   };
 }
