@@ -1,0 +1,4 @@
+import { runProviderConformance } from '@ollm/provider-conformance';
+import { createFoldProvider } from './index.js';
+
+runProviderConformance(() => createFoldProvider());

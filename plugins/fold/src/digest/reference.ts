@@ -1,0 +1,26 @@
+import { sha256Hex } from '@ollm/core';
+
+/** Hex digits of the sha256 a placeholder shows: enough to be unique in a store, short enough to cost ~4 tokens. */
+export const REFERENCE_LENGTH = 12;
+
+/** What a folded piece was: saved whole under its sha256, named in the context by a 12-hex reference. */
+export interface FoldedPiece {
+  readonly messageId: string;
+  readonly kind: string;
+  readonly content: string;
+  readonly sha256: string;
+}
+
+export function foldedPiece(messageId: string, kind: string, content: string): FoldedPiece {
+  return { messageId, kind, content, sha256: sha256Hex(content) };
+}
+
+/** `[ollm fold 1a2b3c4d5e6f]`: read it back with `ollm recover 1a2b3c4d5e6f`. */
+export function referenceTag(piece: FoldedPiece): string {
+  return `[ollm fold ${piece.sha256.slice(0, REFERENCE_LENGTH)}]`;
+}
+
+/** True for text this provider wrote: never folded again. */
+export function isFoldText(text: string): boolean {
+  return text.startsWith('[ollm fold ');
+}

@@ -1,0 +1,35 @@
+import fc from 'fast-check';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { TokenCounter, checkMessageShape, compactWith, createTokenizer, sha256Hex } from '@ollm/core';
+import { conversationArbitrary } from '@ollm/provider-conformance';
+import { createFoldProvider } from './index.js';
+import { isFixed, isIrreducible } from './test-support/irreducible.js';
+
+const tokens = new TokenCounter(createTokenizer('o200k_base'));
+const logdir = mkdtempSync(join(tmpdir(), 'ollm-fold-properties-'));
+afterAll(() => rmSync(logdir, { recursive: true, force: true }));
+
+describe('fold invariants on generated conversations', () => {
+  it('valid output (the host checks it), at or under any limit the fixed messages leave room for, every folded piece saved', async () => {
+    await fc.assert(
+      fc.asyncProperty(conversationArbitrary({ maxExchanges: 8 }), fc.double({ min: 0.05, max: 1, noNaN: true }), async (messages, share) => {
+        const total = tokens.countMessages(messages);
+        const limit = Math.floor(total * share);
+        // compactWith throws InvalidProviderOutputError on any broken integrity rule.
+        const result = await compactWith(createFoldProvider(), messages, { config: { limit, logdir }, context: { tokens } });
+        const fixed = messages.filter(isFixed);
+        if (tokens.countMessages(fixed) <= limit && result.stats.tokensAfter > limit) expect(isIrreducible(result.messages)).toBe(true);
+        // No more broken alternation than the input had.
+        expect(checkMessageShape(result.messages, 'strict').length).toBeLessThanOrEqual(checkMessageShape(messages, 'strict').length);
+        expect(result.stats.tokensAfter).toBeLessThanOrEqual(total);
+        for (const removed of result.removed) {
+          expect(sha256Hex(readFileSync(removed.path!, 'utf8'))).toBe(removed.sha256);
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+});

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { coveredNames, extractIdentifiers } from './extract-identifiers.js';
+
+describe('extractIdentifiers', () => {
+  it('finds paths, snake_case, camelCase, PascalCase with an inner capital and error names, each once', () => {
+    const text = [
+      'File "/testbed/django/db/models/base.py", line 941, in _get_FIELD_display',
+      'ValueError: get_next/get_previous cannot be used',
+      'see utils.py and the helper parseLimit in QuerySet; QuerySet again',
+    ].join('\n');
+    const found = extractIdentifiers(text);
+    expect(found.get('/testbed/django/db/models/base.py')).toBe('path');
+    expect(found.get('_get_FIELD_display')).toBe('code');
+    expect(found.get('ValueError')).toBe('error');
+    expect(found.get('utils.py')).toBe('path');
+    expect(found.get('parseLimit')).toBe('code');
+    expect(found.get('QuerySet')).toBe('code');
+    // Plain words and short names are not identifiers.
+    expect(found.has('line')).toBe(false);
+    expect(found.has('the')).toBe(false);
+    expect([...found.keys()].filter((name) => name === 'QuerySet')).toHaveLength(1);
+  });
+
+  it('does not take URLs or dotted numbers for paths', () => {
+    const found = extractIdentifiers('see https://example.com/a/b and version 1.2/3');
+    expect([...found.keys()].some((name) => name.includes('//'))).toBe(false);
+    expect(found.has('1.2/3')).toBe(false);
+  });
+
+  it('coveredNames: a longer path shows its tail and its head as whole tokens', () => {
+    const covered = coveredNames(['/testbed/django/db/models/base.py', 'django/db/models/base.py', 'base.py', 'models.py']);
+    expect(covered).toEqual(new Set(['django/db/models/base.py', 'base.py']));
+  });
+});
