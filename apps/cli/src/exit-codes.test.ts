@@ -11,7 +11,8 @@ import {
 } from '@ollm/core';
 import { InvalidConfigError } from '@ollm/runtime';
 import { describe, expect, it } from 'vitest';
-import { displayPath, ExitCode, oneLine, reportError } from './exit-codes.js';
+import { displayPath, ExitCode, oneLine } from './exit-codes.js';
+import { reportError } from './report-error.js';
 
 const cwd = '/work/project';
 

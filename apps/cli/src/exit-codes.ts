@@ -22,41 +22,26 @@ export interface ErrorReport {
 const badPathCodes = new Set(['ENOENT', 'ENOTDIR', 'EISDIR']);
 
 /**
- * The one place that maps errors to exit codes and one-line messages. `@ollm/core` is imported
- * only here on the error path, so that `ollm --help` never loads it.
+ * The errors mapped without `@ollm/*` (usage errors, interrupts, unreadable paths), so the
+ * dispatcher can report them before any command module is loaded; undefined for the others,
+ * which `reportError` (report-error.ts) maps.
  */
-export async function reportError(error: unknown, cwd: string): Promise<ErrorReport> {
+export function reportBasicError(error: unknown, cwd: string): ErrorReport | undefined {
   if (error instanceof CommanderError) {
     return { exitCode: error.exitCode === 0 ? ExitCode.ok : ExitCode.badInput, message: commanderMessage(error) };
   }
   if (isAbort(error)) {
     return { exitCode: ExitCode.interrupted, message: 'interrupted; nothing was written' };
   }
-  const { InvalidArgumentError, InvalidTranscriptError, ModelUnavailableError, NoModelError, NoSuchProviderError } = await import('@ollm/core');
-  const { InvalidConfigError, SessionInUseError } = await import('@ollm/runtime');
-  if (InvalidTranscriptError.isInstance(error)) {
-    return { exitCode: ExitCode.badInput, message: `${displayPath(error.file, cwd)}: ${error.position}: ${error.reason}` };
-  }
-  if (NoSuchProviderError.isInstance(error) || InvalidArgumentError.isInstance(error) || InvalidConfigError.isInstance(error)) {
-    return { exitCode: ExitCode.badInput, message: error.message };
-  }
-  // Another chat holds the session: the user asked for something that cannot run now.
-  if (SessionInUseError.isInstance(error)) {
-    return { exitCode: ExitCode.badInput, message: error.message };
-  }
-  if (NoModelError.isInstance(error)) {
-    return {
-      exitCode: ExitCode.badInput,
-      message: `${error.message} (ollm compact: --model NAME; --host URL for another Ollama, --api openai --base-url URL for other servers)`,
-    };
-  }
-  if (ModelUnavailableError.isInstance(error)) {
-    return { exitCode: ExitCode.modelUnreachable, message: error.message };
-  }
   const systemError = error as NodeJS.ErrnoException | undefined;
   if (systemError && typeof systemError.code === 'string' && badPathCodes.has(systemError.code) && systemError.path) {
     return { exitCode: ExitCode.badInput, message: `${displayPath(systemError.path, cwd)}: ${fileProblem(systemError.code)}` };
   }
+  return undefined;
+}
+
+/** Any other error: exit 1 with its message. */
+export function failureReport(error: unknown): ErrorReport {
   return { exitCode: ExitCode.failure, message: error instanceof Error ? error.message : String(error) };
 }
 

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import type { DiscoveryReport, ProviderRegistry } from '@ollm/runtime';
+import { discoverPlugins, ProviderRegistry, type DiscoveryReport } from '@ollm/runtime';
 import type { CliIo } from './cli-io.js';
 import { oneLine } from './exit-codes.js';
 import { colorsFor } from './output/colors.js';
@@ -28,7 +28,6 @@ const cliManifest = fileURLToPath(new URL('../package.json', import.meta.url));
  * finished; the other plugins still load.
  */
 export async function loadProviders(options: LoadProvidersOptions): Promise<LoadedProviders> {
-  const { ProviderRegistry, discoverPlugins } = await import('@ollm/runtime');
   const registry = options.registry ?? new ProviderRegistry();
   if (!options.usePlugins) return { registry, report: { loaded: [], warnings: [] } };
   const report = await discoverPlugins({ cwd: options.io.cwd, extraManifests: [cliManifest], registry });

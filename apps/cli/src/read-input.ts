@@ -1,21 +1,20 @@
 import { resolve } from 'node:path';
-import type { Conversation, Transcript, TranscriptFormat } from '@ollm/transcripts';
+import { InvalidArgumentError } from '@ollm/core';
+import { readTranscript, TRANSCRIPT_FORMATS, type Conversation, type Transcript, type TranscriptFormat } from '@ollm/transcripts';
 import type { CliIo } from './cli-io.js';
 
 /** Reads a transcript named on the command line; the format is detected unless `--format` names it. */
 export async function readInputTranscript(io: CliIo, file: string, format: string | undefined): Promise<Transcript> {
-  const transcripts = await import('@ollm/transcripts');
-  if (format !== undefined && !(transcripts.TRANSCRIPT_FORMATS as readonly string[]).includes(format)) {
-    const { InvalidArgumentError } = await import('@ollm/core');
+  if (format !== undefined && !(TRANSCRIPT_FORMATS as readonly string[]).includes(format)) {
     throw new InvalidArgumentError({
       argument: 'format',
-      message: `Unknown format "${format}". Formats: ${transcripts.TRANSCRIPT_FORMATS.join(', ')}.`,
+      message: `Unknown format "${format}". Formats: ${TRANSCRIPT_FORMATS.join(', ')}.`,
     });
   }
   const options = format === undefined ? {} : { format: format as TranscriptFormat };
   const path = resolve(io.cwd, file);
   try {
-    return await transcripts.readTranscript(path, options);
+    return await readTranscript(path, options);
   } catch (error) {
     // Node omits the path from some errors (reading a folder); the one-line message needs it.
     const systemError = error as NodeJS.ErrnoException;
@@ -30,12 +29,11 @@ export interface SelectedConversation {
 }
 
 /** Every conversation of the transcript, or only the one `--conversation ID` names. */
-export async function selectConversations(transcript: Transcript, id: string | undefined): Promise<SelectedConversation[]> {
+export function selectConversations(transcript: Transcript, id: string | undefined): SelectedConversation[] {
   const all = transcript.conversations.map((conversation, index) => ({ index, conversation }));
   if (id === undefined) return all;
   const match = all.filter((entry) => entry.conversation.id === id);
   if (match.length > 0) return match;
-  const { InvalidArgumentError } = await import('@ollm/core');
   const shown = all.slice(0, 5).map((entry) => entry.conversation.id);
   const more = all.length > shown.length ? `, ... (${all.length} in all)` : '';
   throw new InvalidArgumentError({

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixturesPresent, repositoryRoot, sweAgentFixture } from './fixture-paths.js';
 import { temporaryFolder } from './run-ollm.js';
@@ -31,6 +31,23 @@ describe.skipIf(!built)('the built ollm binary (dist/bin.js)', () => {
     const run = ollm(['--version']);
     expect(run.status).toBe(0);
     expect(run.stdout.trim()).toBe((JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version);
+  });
+
+  it.each([['--help'], ['--version']])('answers %s without loading @ollm/* (the runtime, model clients, plugins)', (flag) => {
+    // A module hook records every module the binary resolves.
+    const log = join(folder.path, `modules${flag}.txt`);
+    const hooks = join(folder.path, 'record-modules.mjs');
+    writeFileSync(
+      hooks,
+      `import { appendFileSync } from 'node:fs';\nexport async function resolve(specifier, context, next) {\n  const resolved = await next(specifier, context);\n  appendFileSync(${JSON.stringify(log)}, resolved.url + '\\n');\n  return resolved;\n}\n`,
+    );
+    const register = join(folder.path, 'register.mjs');
+    writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
+    const run = spawnSync(process.execPath, ['--import', pathToFileURL(register).href, bin, flag], { cwd: repositoryRoot, encoding: 'utf8' });
+    expect(run.status).toBe(0);
+    const modules = readFileSync(log, 'utf8').trim().split('\n');
+    expect(modules.some((url) => url.endsWith('/apps/cli/dist/run-cli.js'))).toBe(true);
+    expect(modules.filter((url) => /\/(packages|plugins)\/|@ollm|\/commands\//.test(url))).toEqual([]);
   });
 
   it('exits 2 with one line for a missing file', () => {

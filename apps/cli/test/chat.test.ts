@@ -89,7 +89,7 @@ describe.skipIf(!binaryBuilt)('ollm chat (the built binary, piped stdin, fake mo
     expect(userTexts).toEqual([...questions, 'One more question after the restart']);
     const replies = record.messages.filter((message: Message) => message.role === 'assistant').map(messageText);
     expect(replies).toEqual(userTexts.map((text) => chatReply(text)));
-    expect(record.metadata.compressionCount).toBeGreaterThanOrEqual(3);
+    expect(record.metadata.compactionCount).toBeGreaterThanOrEqual(3);
 
     // The export has ollm's JSON session layout.
     const exported = JSON.parse(readFileSync(join(env['OLLM_HOME']!, 'sessions', `${sessionId}.json`), 'utf8')) as Record<string, unknown>;
@@ -98,7 +98,11 @@ describe.skipIf(!binaryBuilt)('ollm chat (the built binary, piped stdin, fake mo
     const messages = exported['messages'] as { role: string; parts: { type: string; text: string }[]; timestamp: string }[];
     expect(messages).toHaveLength(record.messages.length);
     expect(messages[0]).toEqual({ role: 'user', parts: [{ type: 'text', text: questions[0] }], timestamp: expect.any(String) });
-    expect(exported['metadata']).toEqual({ tokenCount: expect.any(Number), compressionCount: record.metadata.compressionCount });
+    expect(exported['metadata']).toEqual({
+      tokenCount: expect.any(Number),
+      compactionCount: record.metadata.compactionCount,
+      compressionCount: record.metadata.compactionCount,
+    });
 
     // Non-interactive commands see the session.
     const listed = await runBinary(['sessions', 'list', '--json'], env, folder.path);

@@ -31,12 +31,12 @@ describe('ollm sessions and ollm snapshot', () => {
     env = { OLLM_HOME: home };
     const history = new SessionHistory({ home, sessionId, model: 'fake-llama:8b', provider: 'goal-aware', clock: sessionClock });
     for (const message of messages) history.append(message, 10);
-    history.recordCompression({ provider: 'trim', tokensBefore: 40, tokensAfter: 30 });
+    history.recordCompaction({ provider: 'trim', tokensBefore: 40, tokensAfter: 30 });
     history.close();
     const snapshot = new SnapshotStore({ home, clock: sessionClock }).create({
       sessionId,
       automatic: false,
-      context: { systemPrompt: 'be brief', messages: messages.slice(0, 1), compressionCount: 1 },
+      context: { systemPrompt: 'be brief', messages: messages.slice(0, 1), compactionCount: 1 },
       tokenCount: 20,
       messageCount: 1,
       checkpointCount: 0,
@@ -53,7 +53,9 @@ describe('ollm sessions and ollm snapshot', () => {
     expect(table.code).toBe(0);
     expect(table.stdout).toMatch(new RegExp(`^${sessionId}\\s+2026-11-30 \\d\\d:\\d\\d\\s+.*\\s4\\s+1\\s+fake-llama:8b\\s+goal-aware$`, 'm'));
     const json = JSON.parse((await ollm(['sessions', 'list', '--json'])).stdout) as { sessions: Record<string, unknown>[] };
-    expect(json.sessions).toEqual([expect.objectContaining({ sessionId, model: 'fake-llama:8b', messageCount: 4, compressionCount: 1, tokenCount: 40 })]);
+    expect(json.sessions).toEqual([
+      expect.objectContaining({ sessionId, model: 'fake-llama:8b', messageCount: 4, compactionCount: 1, compressionCount: 1, tokenCount: 40 }),
+    ]);
   });
 
   it('shows and exports a session in the JSON session layout, tool calls joined with their results', async () => {
@@ -68,7 +70,7 @@ describe('ollm sessions and ollm snapshot', () => {
     expect(document['toolCalls']).toEqual([
       { id: 'c1', name: 'read_file', args: { path: 'ollm.config.json' }, result: { llmContent: '{"model":"x"}' }, timestamp: '2026-11-30T06:17:04.000Z' },
     ]);
-    expect(document['metadata']).toEqual({ tokenCount: 40, compressionCount: 1 });
+    expect(document['metadata']).toEqual({ tokenCount: 40, compactionCount: 1, compressionCount: 1 });
   });
 
   it('refuses an unknown or unsafe session id with exit 2', async () => {

@@ -39,7 +39,7 @@ describe('calibration with a model that counts 30% more tokens than o200k', () =
     expect(session.manager.calibrationRatio).toBeLessThan(FACTOR + 0.05);
   });
 
-  it('keeps what the server counts inside the window by compressing earlier in o200k terms', () => {
+  it('keeps what the server counts inside the window by compacting earlier in o200k terms', () => {
     for (const [send, reported] of report.reportedPromptTokens.entries()) expect(reported, `send ${send}`).toBeLessThanOrEqual(SIMULATION_CONTEXT_SIZE);
     // Uncalibrated, the o200k peak reaches ~13,600 (thousand-turns), which this model counts as ~17,700.
     expect(Math.max(...report.contextTokens) * FACTOR).toBeLessThanOrEqual(SIMULATION_CONTEXT_SIZE);

@@ -1,9 +1,9 @@
 import type { ContextEventName, ContextEvents, ContextManager } from '@ollm/runtime';
 
 const RECORDED: readonly ContextEventName[] = [
-  'compressed',
-  'compression-skipped',
-  'compression-error',
+  'compacted',
+  'compaction-skipped',
+  'compaction-error',
   'circuit-open',
   'rollover-complete',
   'checkpoint-created',

@@ -23,7 +23,7 @@ const FAULTS: { name: string; fault: Fault; expected: 'unavailable' | 'response'
   { name: 'a server that hangs (short model timeout)', fault: { kind: 'hang', times: 'always', paths: ['/api/chat'] }, expected: 'unavailable' },
 ];
 
-describe.each(FAULTS)('automatic compression when the model server fails: $name', ({ fault, expected }) => {
+describe.each(FAULTS)('automatic compaction when the model server fails: $name', ({ fault, expected }) => {
   it('reports each failure, opens the circuit after 3, falls back to rule-based stages, stays in the window, loses nothing', async () => {
     const server = await startFakeModelServer();
     try {
@@ -39,8 +39,8 @@ describe.each(FAULTS)('automatic compression when the model server fails: $name'
       const { events, manager } = session;
 
       const healthy = await runTurns(session, { turns: HEALTHY_TURNS, sendEvery: 10 });
-      expect(healthy.compressions.some((compression) => compression.providers.includes('goal-aware'))).toBe(true);
-      const compressionsBefore = healthy.compressions.length;
+      expect(healthy.compactions.some((compaction) => compaction.providers.includes('goal-aware'))).toBe(true);
+      const compactionsBefore = healthy.compactions.length;
 
       server.setFault(fault);
       let requestsWhenOpened: number | undefined;
@@ -48,7 +48,7 @@ describe.each(FAULTS)('automatic compression when the model server fails: $name'
       const faulty = await runTurns(session, { turns: FAULTY_TURNS, firstTurn: HEALTHY_TURNS, sendEvery: 0 });
       session.history.close();
 
-      const errors = events.of('compression-error');
+      const errors = events.of('compaction-error');
       expect(errors.map((error) => [error.provider, error.consecutiveFailures])).toEqual([
         ['goal-aware', 1],
         ['goal-aware', 2],
@@ -60,15 +60,15 @@ describe.each(FAULTS)('automatic compression when the model server fails: $name'
       }
       expect(events.of('circuit-open')).toEqual([{ provider: 'goal-aware', failures: 3, fallback: 'mask,code-aware,trim' }]);
 
-      // Open circuit: the model is not called again, and compression goes on without it.
+      // Open circuit: the model is not called again, and compaction goes on without it.
       expect(chatRequests(server).length).toBe(requestsWhenOpened);
-      expect(events.of('compression-skipped').some((skipped) => skipped.provider === 'goal-aware' && skipped.reason.includes('circuit open'))).toBe(true);
-      const afterOpen = faulty.compressions.slice(faulty.compressions.findIndex((compression) => compression.providers.includes('goal-aware')) + 1);
-      const fallbacks = faulty.compressions.filter((compression) => !compression.providers.includes('goal-aware'));
-      expect(faulty.compressions.filter((compression) => compression.providers.includes('goal-aware'))).toEqual([]);
+      expect(events.of('compaction-skipped').some((skipped) => skipped.provider === 'goal-aware' && skipped.reason.includes('circuit open'))).toBe(true);
+      const afterOpen = faulty.compactions.slice(faulty.compactions.findIndex((compaction) => compaction.providers.includes('goal-aware')) + 1);
+      const fallbacks = faulty.compactions.filter((compaction) => !compaction.providers.includes('goal-aware'));
+      expect(faulty.compactions.filter((compaction) => compaction.providers.includes('goal-aware'))).toEqual([]);
       expect(fallbacks.length).toBeGreaterThanOrEqual(4);
       expect(afterOpen.length).toBeGreaterThan(0);
-      expect(manager.compressionCount).toBe(compressionsBefore + faulty.compressions.length);
+      expect(manager.compactionCount).toBe(compactionsBefore + faulty.compactions.length);
 
       for (const [turn, tokens] of [...healthy.contextTokens, ...faulty.contextTokens].entries())
         expect(tokens, `turn ${turn}`).toBeLessThanOrEqual(CONTEXT_SIZE);
@@ -79,7 +79,7 @@ describe.each(FAULTS)('automatic compression when the model server fails: $name'
   });
 });
 
-describe('automatic compression when the model answers with empty summaries', () => {
+describe('automatic compaction when the model answers with empty summaries', () => {
   it('discards each empty result, counts the paid calls, and opens the circuit instead of calling on every turn', async () => {
     const server = await startFakeModelServer();
     try {
@@ -92,15 +92,15 @@ describe('automatic compression when the model answers with empty summaries', ()
       const faulty = await runTurns(session, { turns: FAULTY_TURNS, firstTurn: HEALTHY_TURNS, sendEvery: 0 });
       session.history.close();
 
-      const empty = events.of('compression-skipped').filter((skipped) => skipped.provider === 'goal-aware' && skipped.reason.includes('empty summary'));
+      const empty = events.of('compaction-skipped').filter((skipped) => skipped.provider === 'goal-aware' && skipped.reason.includes('empty summary'));
       expect(empty).toHaveLength(3);
-      expect(events.count('compression-error')).toBe(0);
+      expect(events.count('compaction-error')).toBe(0);
       expect(events.of('circuit-open')).toEqual([{ provider: 'goal-aware', failures: 3, fallback: 'mask,code-aware,trim' }]);
-      expect(faulty.compressions.filter((compression) => compression.providers.includes('goal-aware'))).toEqual([]);
+      expect(faulty.compactions.filter((compaction) => compaction.providers.includes('goal-aware'))).toEqual([]);
       expect(chatRequests(server).length).toBe(requestsWhenOpened);
       for (const tokens of faulty.contextTokens) expect(tokens).toBeLessThanOrEqual(CONTEXT_SIZE);
       expect(readSession(session.home, 'empty').messages).toEqual([...healthy.added, ...faulty.added]);
-      expect(manager.compressionCount).toBe(healthy.compressions.length + faulty.compressions.length);
+      expect(manager.compactionCount).toBe(healthy.compactions.length + faulty.compactions.length);
     } finally {
       await server.close();
     }

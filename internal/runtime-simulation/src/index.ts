@@ -5,7 +5,7 @@ export { EventLog } from './event-log.js';
 export { SIMULATION_PIPELINE, createSimulationRegistry } from './simulation-registry.js';
 export type { SimulatedSession, SimulatedSessionOptions } from './simulated-session.js';
 export { SIMULATION_CONTEXT_SIZE, SIMULATION_MODEL, chatRequests, checkpointTokens, createSimulatedSession, sendToModel } from './simulated-session.js';
-export type { CompressionRecord, RunTurnsOptions, TurnsReport } from './run-turns.js';
+export type { CompactionRecord, RunTurnsOptions, TurnsReport } from './run-turns.js';
 export { runTurns } from './run-turns.js';
 export { median } from './median.js';
 export type { AppendTiming } from './append-timing.js';

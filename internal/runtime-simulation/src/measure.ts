@@ -2,7 +2,7 @@
  * Measurements for the runtime (not a test: numbers, no assertions). Run after a build:
  *   pnpm turbo run build --filter=@ollm/runtime-simulation && node internal/runtime-simulation/dist/measure.js
  * 1. Time to append one turn to a session of 100 vs 100,000 turns (SessionHistory).
- * 2. The 1,000-turn simulated session: compressions, peak context, model tokens per compression.
+ * 2. The 1,000-turn simulated session: compactions, peak context, model tokens per compaction.
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -50,19 +50,19 @@ try {
     const started = performance.now();
     const report = await runTurns(session, { turns: 1_000 });
     session.history.close();
-    const withModel = report.compressions.filter((compression) => compression.providers.includes('goal-aware'));
-    const sent = withModel.map((compression) => compression.modelTokensSent);
+    const withModel = report.compactions.filter((compaction) => compaction.providers.includes('goal-aware'));
+    const sent = withModel.map((compaction) => compaction.modelTokensSent);
     const third = Math.floor(withModel.length / 3);
     console.log(`run time ${((performance.now() - started) / 1000) | 0} s; ${report.added.length} messages`);
     console.log(
-      `compressions: ${report.compressions.length} (${withModel.length} reached goal-aware, ${report.compressions.length - withModel.length} rule-based only)`,
+      `compactions: ${report.compactions.length} (${withModel.length} reached goal-aware, ${report.compactions.length - withModel.length} rule-based only)`,
     );
     console.log(
       `peak context: ${Math.max(...report.contextTokens)} of ${SIMULATION_CONTEXT_SIZE} tokens; peak reported prompt_eval_count ${Math.max(...report.reportedPromptTokens)}`,
     );
-    console.log(`checkpoints after a compression: max ${Math.max(...report.compressions.map((compression) => compression.checkpointTokens))} tokens`);
+    console.log(`checkpoints after a compaction: max ${Math.max(...report.compactions.map((compaction) => compaction.checkpointTokens))} tokens`);
     console.log(
-      `model tokens sent per goal-aware compression: median ${median(sent)}, max ${Math.max(...sent)}, first third median ${median(sent.slice(0, third))}, last third median ${median(sent.slice(-third))}; model calls per compression max ${Math.max(...withModel.map((compression) => compression.modelCalls))}`,
+      `model tokens sent per goal-aware compaction: median ${median(sent)}, max ${Math.max(...sent)}, first third median ${median(sent.slice(0, third))}, last third median ${median(sent.slice(-third))}; model calls per compaction max ${Math.max(...withModel.map((compaction) => compaction.modelCalls))}`,
     );
     console.log(
       `calibration ratio after ${report.reportedPromptTokens.length} sends: ${session.manager.calibrationRatio.toFixed(4)}; reliability ${JSON.stringify(session.manager.reliability())}`,

@@ -31,8 +31,8 @@ describe('a long session with rule-based stages and the window guard only (no mo
   it('folds the oldest user messages explicitly, and keeps them all on disk', () => {
     const folded = session.events.of('user-messages-folded');
     expect(folded.length).toBeGreaterThan(0);
-    expect(session.events.of('compressed').some((event) => event.stages.includes('window-guard'))).toBe(true);
-    expect(session.events.count('compressed')).toBe(report.compressions.length);
+    expect(session.events.of('compacted').some((event) => event.stages.includes('window-guard'))).toBe(true);
+    expect(session.events.count('compacted')).toBe(report.compactions.length);
     expect(readSession(session.home, 'rules-only').messages).toEqual(report.added);
   });
 });

@@ -31,11 +31,11 @@ function checkpointsOf(state: ContextState) {
   return state.messages.filter(isCheckpointMessage).map((message) => checkpointOf(message)!);
 }
 
-describe('snapshots through real goal-aware compressions', () => {
+describe('snapshots through real goal-aware compactions', () => {
   it('restores exactly the saved context: messages, aged checkpoints, goal, provider state', async () => {
     const { manager } = session;
     let turn = 0;
-    // Compress with goal-aware until checkpoints have aged (more than one level present).
+    // Compact with goal-aware until checkpoints have aged (more than one level present).
     while (new Set(checkpointsOf(manager.state()).map((checkpoint) => checkpoint.level)).size < 2) {
       const report = await runTurns(session, { turns: 10, firstTurn: turn, sendEvery: 5 });
       turn += 10;
@@ -45,18 +45,18 @@ describe('snapshots through real goal-aware compressions', () => {
     }
     // The per-source goal of runTurns replaced the plan; set it again so the snapshot carries it.
     manager.addMessage({ role: 'assistant', parts: [{ type: 'text', text: PLAN }] });
-    const saved = manager.createSnapshot('after goal-aware compressions');
+    const saved = manager.createSnapshot('after goal-aware compactions');
     const state = manager.state();
     const sent = manager.messagesForModel();
     expect(state.goal?.decisions).toEqual([{ description: 'Keep the public API unchanged', locked: true }]);
     expect(checkpointsOf(state).length).toBeGreaterThanOrEqual(2);
 
-    // Move on: more compressions age the checkpoints, the goal changes.
-    const compressionsBefore = manager.compressionCount;
+    // Move on: more compactions age the checkpoints, the goal changes.
+    const compactionsBefore = manager.compactionCount;
     await runTurns(session, { turns: 60, firstTurn: turn, sendEvery: 0 });
     turn += 60;
     manager.setGoal('Something else entirely');
-    expect(manager.compressionCount).toBeGreaterThan(compressionsBefore);
+    expect(manager.compactionCount).toBeGreaterThan(compactionsBefore);
     expect(manager.state()).not.toEqual(state);
 
     manager.restoreSnapshot(saved.id);
@@ -64,7 +64,7 @@ describe('snapshots through real goal-aware compressions', () => {
     expect(manager.messagesForModel()).toEqual(sent);
     expect(checkpointsOf(manager.state())).toEqual(checkpointsOf(state));
     expect(manager.goals.state).toEqual(state.goal);
-    expect(manager.compressionCount).toBe(compressionsBefore);
+    expect(manager.compactionCount).toBe(compactionsBefore);
 
     // A new manager (a restarted application) restores the same context from disk.
     const restarted = new ContextManager({
@@ -82,9 +82,9 @@ describe('snapshots through real goal-aware compressions', () => {
     expect(restarted.tokens.countMessages(restarted.messagesForModel())).toBe(manager.tokens.countMessages(sent));
   });
 
-  it('an automatic snapshot taken before a goal-aware compression restores the context it replaced', async () => {
+  it('an automatic snapshot taken before a goal-aware compaction restores the context it replaced', async () => {
     const { manager, events } = session;
-    // New assistant work since the last compression, so goal-aware has a span to summarise.
+    // New assistant work since the last compaction, so goal-aware has a span to summarise.
     for (let index = 0; index < 10; index += 1) {
       manager.addMessage({
         role: 'assistant',
@@ -92,13 +92,13 @@ describe('snapshots through real goal-aware compressions', () => {
       });
     }
     const before = manager.state();
-    const outcome = await manager.compress('goal-aware');
+    const outcome = await manager.compact('goal-aware');
     expect(outcome.provider.split(',')[0]).toBe('goal-aware');
     expect(manager.state()).not.toEqual(before);
     const automatic = events.of('auto-snapshot-created').at(-1)!;
     manager.restoreSnapshot(automatic.snapshotId);
     expect(manager.state()).toEqual(before);
-    // And the restored context compresses again as usual.
-    await expect(manager.compress('goal-aware')).resolves.toMatchObject({ trigger: 'manual' });
+    // And the restored context compacts again as usual.
+    await expect(manager.compact('goal-aware')).resolves.toMatchObject({ trigger: 'manual' });
   });
 });

@@ -33,17 +33,17 @@ afterAll(async () => {
 });
 
 describe('a simulated 1,000-turn session (fixture turns, automatic mask,code-aware,trim,goal-aware, 16,384 window)', () => {
-  it('finishes all 1,000 turns, compressing many times', () => {
+  it('finishes all 1,000 turns, compacting many times', () => {
     expect(report.contextTokens).toHaveLength(TURNS);
-    expect(report.compressions.length).toBeGreaterThan(20);
-    // The model stage was needed and used: most compressions went through goal-aware.
-    const withModel = report.compressions.filter((compression) => compression.providers.includes('goal-aware'));
-    expect(withModel.length).toBeGreaterThan(report.compressions.length / 2);
+    expect(report.compactions.length).toBeGreaterThan(20);
+    // The model stage was needed and used: most compactions went through goal-aware.
+    const withModel = report.compactions.filter((compaction) => compaction.providers.includes('goal-aware'));
+    expect(withModel.length).toBeGreaterThan(report.compactions.length / 2);
     const peak = Math.max(...report.contextTokens);
     console.info(
-      `1,000 turns: ${report.compressions.length} compressions (${withModel.length} with goal-aware), peak context ${peak} tokens, ` +
-        `peak checkpoints ${Math.max(...report.compressions.map((compression) => compression.checkpointTokens))}, ` +
-        `model tokens per goal-aware compression median ${median(withModel.map((compression) => compression.modelTokensSent))} (max ${Math.max(...withModel.map((compression) => compression.modelTokensSent))})`,
+      `1,000 turns: ${report.compactions.length} compactions (${withModel.length} with goal-aware), peak context ${peak} tokens, ` +
+        `peak checkpoints ${Math.max(...report.compactions.map((compaction) => compaction.checkpointTokens))}, ` +
+        `model tokens per goal-aware compaction median ${median(withModel.map((compaction) => compaction.modelTokensSent))} (max ${Math.max(...withModel.map((compaction) => compaction.modelTokensSent))})`,
     );
   });
 
@@ -54,44 +54,44 @@ describe('a simulated 1,000-turn session (fixture turns, automatic mask,code-awa
     for (const reported of report.reportedPromptTokens) expect(reported).toBeLessThanOrEqual(SIMULATION_CONTEXT_SIZE);
   });
 
-  it(`keeps all checkpoints within ${CHECKPOINT_BOUND} tokens after every compression`, () => {
-    for (const compression of report.compressions) expect(compression.checkpointTokens, `turn ${compression.turn}`).toBeLessThanOrEqual(CHECKPOINT_BOUND);
-    expect(Math.max(...report.compressions.map((compression) => compression.checkpointTokens))).toBeGreaterThan(CHECKPOINT_BOUND / 2);
+  it(`keeps all checkpoints within ${CHECKPOINT_BOUND} tokens after every compaction`, () => {
+    for (const compaction of report.compactions) expect(compaction.checkpointTokens, `turn ${compaction.turn}`).toBeLessThanOrEqual(CHECKPOINT_BOUND);
+    expect(Math.max(...report.compactions.map((compaction) => compaction.checkpointTokens))).toBeGreaterThan(CHECKPOINT_BOUND / 2);
   });
 
-  it('keeps every message of the 1,000 turns on disk, unchanged, with the compression count', () => {
+  it('keeps every message of the 1,000 turns on disk, unchanged, with the compaction count', () => {
     const stored = readSession(session.home, 'thousand-turns');
     expect(stored.recoveredFromPartialWrite).toBe(false);
     expect(stored.messages).toHaveLength(report.added.length);
     expect(stored.messages).toEqual(report.added);
     expect(new Set(stored.messages.map((message) => message.id.split('-')[1])).size).toBe(TURNS);
-    expect(stored.metadata.compressionCount).toBe(session.manager.compressionCount);
+    expect(stored.metadata.compactionCount).toBe(session.manager.compactionCount);
   });
 
-  it('reports every compression with one compressed event, numbered in order', () => {
-    const compressed = session.events.of('compressed');
-    expect(compressed).toHaveLength(report.compressions.length);
-    expect(session.manager.compressionCount).toBe(report.compressions.length);
-    compressed.forEach((event, index) => {
-      const record = report.compressions[index]!;
-      expect(event.compressionCount).toBe(index + 1);
+  it('reports every compaction with one compacted event, numbered in order', () => {
+    const compacted = session.events.of('compacted');
+    expect(compacted).toHaveLength(report.compactions.length);
+    expect(session.manager.compactionCount).toBe(report.compactions.length);
+    compacted.forEach((event, index) => {
+      const record = report.compactions[index]!;
+      expect(event.compactionCount).toBe(index + 1);
       expect(event.trigger).toBe('automatic');
       expect(event.stages).toEqual(record.providers);
       expect(event.stats.tokensAfter).toBeLessThan(event.stats.tokensBefore);
       // What the runtime reports the model cost is what the server received.
       expect(event.stats.modelInputTokens ?? 0).toBe(record.modelTokensSent);
     });
-    expect(session.events.count('auto-snapshot-created')).toBe(report.compressions.length);
-    expect(session.events.count('compression-error')).toBe(0);
+    expect(session.events.count('auto-snapshot-created')).toBe(report.compactions.length);
+    expect(session.events.count('compaction-error')).toBe(0);
     expect(session.events.count('circuit-open')).toBe(0);
   });
 
   it('sends the model about as much late in the session as early, far less than the session holds', () => {
-    const withModel = report.compressions.filter((compression) => compression.providers.includes('goal-aware'));
+    const withModel = report.compactions.filter((compaction) => compaction.providers.includes('goal-aware'));
     const third = Math.floor(withModel.length / 3);
-    const early = median(withModel.slice(0, third).map((compression) => compression.modelTokensSent));
-    const late = median(withModel.slice(-third).map((compression) => compression.modelTokensSent));
+    const early = median(withModel.slice(0, third).map((compaction) => compaction.modelTokensSent));
+    const late = median(withModel.slice(-third).map((compaction) => compaction.modelTokensSent));
     expect(late).toBeLessThanOrEqual(early * 1.5);
-    expect(Math.max(...withModel.map((compression) => compression.modelTokensSent))).toBeLessThan(SIMULATION_CONTEXT_SIZE);
+    expect(Math.max(...withModel.map((compaction) => compaction.modelTokensSent))).toBeLessThan(SIMULATION_CONTEXT_SIZE);
   });
 });

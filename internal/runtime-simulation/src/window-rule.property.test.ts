@@ -78,7 +78,7 @@ describe('the window rule (property, real Ollama client, fake model server)', ()
               expect(error.messageTokens! + manager.budget().systemTokens).toBeGreaterThan(limit);
               manager.removeMessage(user.id);
             }
-            await manager.maybeCompress();
+            await manager.maybeCompact();
           }
           const chats = chatRequests(server).filter((request) => !JSON.stringify(request.body).includes('<conversation>'));
           for (const request of chats) {

@@ -10,9 +10,9 @@ export { PLUGIN_KEYWORD, discoverPlugins, findNearestManifest } from './registry
 
 // Goals, reliability, events
 export { GoalManager } from './goals/goal-manager.js';
-export type { Reliability, ReliabilityLevel } from './reliability/reliability.js';
+export type { Reliability, ReliabilityInput, ReliabilityLevel } from './reliability/reliability.js';
 export { computeReliability, parseModelSize, reliabilityLevel, reliabilityWarning } from './reliability/reliability.js';
-export type { ContextEventListener, ContextEventName, ContextEvents } from './events/context-events.js';
+export type { CompactedEvent, ContextEventListener, ContextEventName, ContextEvents } from './events/context-events.js';
 export { ContextEventEmitter } from './events/context-events.js';
 
 // Storage: session history, snapshots, ids
@@ -24,7 +24,7 @@ export { HISTORY_FILE, SessionHistory, deleteSession, listSessions, readSession,
 export type { ExportedSession } from './storage/export-session.js';
 export { exportSession } from './storage/export-session.js';
 export type { ContextSnapshot, ContextState, SnapshotSummary } from './storage/snapshot-store.js';
-export { SnapshotStore } from './storage/snapshot-store.js';
+export { SnapshotStore, compactionCountOf } from './storage/snapshot-store.js';
 export { SessionInUseError } from './errors/session-in-use-error.js';
 export type { SessionLock, SessionLockOptions, SessionLockOwner } from './storage/session-lock.js';
 export { SESSION_LOCK_FILE, acquireSessionLock } from './storage/session-lock.js';
@@ -48,7 +48,15 @@ export { ContextOverflowError } from './errors/context-overflow-error.js';
 export type { ContextBudget } from './context/context-budget.js';
 export { computeBudget } from './context/context-budget.js';
 export type { ContextManagerOptions } from './context/context-manager-options.js';
-export type { CompleteOptions, CompressOptions, CompressionOutcome, ContextCompletion, PreparedRequest } from './context/context-manager.js';
+export type {
+  CompactionOutcome,
+  CompactOptions,
+  CompleteOptions,
+  CompressionOutcome,
+  CompressOptions,
+  ContextCompletion,
+  PreparedRequest,
+} from './context/context-manager.js';
 export { ContextManager } from './context/context-manager.js';
 export type { WindowGuardOptions } from './context/window-guard-provider.js';
 export { createWindowGuardProvider } from './context/window-guard-provider.js';

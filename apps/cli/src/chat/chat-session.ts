@@ -2,11 +2,12 @@ import { ContextOverflowError, reliabilityWarning } from '@ollm/runtime';
 import type { LanguageModel, Message } from '@ollm/core';
 import type { ContextManager, ProviderRegistry, ReliabilityLevel, SessionHistory, SnapshotStore } from '@ollm/runtime';
 import type { CliIo } from '../cli-io.js';
-import { oneLine, reportError } from '../exit-codes.js';
+import { oneLine } from '../exit-codes.js';
+import { reportError } from '../report-error.js';
 import type { Colors } from '../output/colors.js';
 import { clearSpinners, startSpinner } from '../output/progress-spinner.js';
 import { writeActiveContext } from '../sessions/active-context-file.js';
-import { describeCompression } from './describe-compression.js';
+import { describeCompaction } from './describe-compaction.js';
 import type { LineReader } from './line-reader.js';
 import { colorForLevel, formatStatusLine } from './status-line.js';
 
@@ -26,8 +27,8 @@ export interface ChatSessionOptions {
   /** `--provider`: the model-based stage automatic compression ends with. */
   readonly provider: string;
   readonly autoPipeline: string;
-  /** False when config turns automatic compression off. */
-  readonly automaticCompression: boolean;
+  /** False when config turns automatic compaction off (`compaction.enabled`). */
+  readonly automaticCompaction: boolean;
   readonly contextFile: string;
   /** API keys: never written to the context file. */
   readonly secrets: readonly string[];
@@ -121,15 +122,15 @@ export class ChatSession {
       reader.setInterruptHandler(undefined);
     }
     try {
-      await this.compressIfNeeded(reader);
+      await this.compactIfNeeded(reader);
     } finally {
       reader.setBusy(false);
     }
   }
 
-  /** Automatic compression after a turn, when the budget says so. */
-  async compressIfNeeded(reader: LineReader): Promise<void> {
-    if (!this.options.automaticCompression || !this.manager.shouldCompress()) return;
+  /** Automatic compaction after a turn, when the budget says so. */
+  async compactIfNeeded(reader: LineReader): Promise<void> {
+    if (!this.options.automaticCompaction || !this.manager.shouldCompact()) return;
     // Ctrl-C cancels the stages still running (a model call in flight); the window is still kept.
     const controller = new AbortController();
     reader.setInterruptHandler(() => {
@@ -138,7 +139,7 @@ export class ChatSession {
     });
     const spinner = startSpinner(this.options.io, 'compressing the context');
     try {
-      await this.manager.maybeCompress({ abortSignal: controller.signal });
+      await this.manager.maybeCompact({ abortSignal: controller.signal });
     } catch (error) {
       await this.printError(error);
     } finally {
@@ -174,18 +175,18 @@ export class ChatSession {
     const starting = previous === undefined || previous === 'unknown';
     const fell = starting ? levelRank[reliability.level] >= levelRank.low : levelRank[reliability.level] > levelRank[previous];
     if (fell && (reliability.level === 'low' || reliability.level === 'critical')) {
-      this.print(this.options.colors.yellow(reliabilityWarning(this.options.modelName, this.manager.compressionCount, reliability.level)));
+      this.print(this.options.colors.yellow(reliabilityWarning(this.options.modelName, this.manager.compactionCount, reliability.level)));
     }
   }
 
   statusLine(): string {
     const reliability = this.manager.reliability();
-    const line = formatStatusLine({ budget: this.manager.budget(), reliability, compressions: this.manager.compressionCount, provider: this.options.provider });
+    const line = formatStatusLine({ budget: this.manager.budget(), reliability, compressions: this.manager.compactionCount, provider: this.options.provider });
     return colorForLevel(this.options.colors, reliability.level)(line);
   }
 
   async saveContext(): Promise<void> {
-    await writeActiveContext(
+    writeActiveContext(
       this.options.contextFile,
       { version: 1, sessionId: this.options.sessionId, savedAt: (this.options.clock ?? (() => new Date()))().toISOString(), context: this.manager.state() },
       this.options.secrets,
@@ -199,8 +200,8 @@ export class ChatSession {
 
   private reportEvents(): void {
     const { manager, colors, debug } = this.options;
-    manager.on('compressed', (event) => this.print(colors.cyan(describeCompression(event))));
-    manager.on('compression-error', (event) => this.warn(`compression with ${event.provider} failed: ${event.error.message} (the context is unchanged)`));
+    manager.on('compacted', (event) => this.print(colors.cyan(describeCompaction(event))));
+    manager.on('compaction-error', (event) => this.warn(`compression with ${event.provider} failed: ${event.error.message} (the context is unchanged)`));
     manager.on('circuit-open', (event) =>
       this.warn(`${event.provider} failed ${event.failures} times in a row: automatic compression uses ${event.fallback} only for now`),
     );
@@ -221,7 +222,7 @@ export class ChatSession {
       ),
     );
     if (!debug) return;
-    manager.on('compression-skipped', (event) => this.print(colors.dim(`skipped ${event.provider}: ${event.reason}`)));
+    manager.on('compaction-skipped', (event) => this.print(colors.dim(`skipped ${event.provider}: ${event.reason}`)));
     manager.on('auto-snapshot-created', (event) => this.print(colors.dim(`snapshot ${event.snapshotId} taken before compressing`)));
     manager.on('checkpoint-created', (event) => this.print(colors.dim(`checkpoint ${event.checkpointId} created (${event.tokens} tokens)`)));
     manager.on('checkpoint-aged', (event) => this.print(colors.dim(`checkpoint ${event.checkpointId} aged to level ${event.level} (${event.tokens} tokens)`)));

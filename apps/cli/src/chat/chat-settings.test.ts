@@ -30,8 +30,27 @@ describe('resolveChatSettings', () => {
   it('leaves force off and the reply reserve to the runtime when no flag is given', async () => {
     const settings = await resolveChatSettings(newIo(), {});
     expect(settings.force).toBe(false);
-    expect(settings.loaded.config.compression.replyReserve).toBeUndefined();
+    expect(settings.loaded.config.compaction.replyReserve).toBeUndefined();
     expect(settings.contextSize).toBeUndefined();
+  });
+
+  it('lays --provider-option over the config providerOptions, key by key', async () => {
+    const io = newIo();
+    writeFileSync(join(io.cwd, '.ollmrc.json'), JSON.stringify({ providerOptions: { trim: { previewLines: 0, maxToolCallTokens: 200 } } }));
+    const { loaded } = await resolveChatSettings(io, { providerOption: ['trim.previewLines=1', 'mask.keepRecent=2'] });
+    expect(loaded.config.providerOptions).toEqual({ trim: { previewLines: 1, maxToolCallTokens: 200 }, mask: { keepRecent: 2 } });
+    expect(loaded.sources['providerOptions.trim.previewLines']).toBe('flag');
+    expect(loaded.sources['providerOptions.trim.maxToolCallTokens']).toBe(join(io.cwd, '.ollmrc.json'));
+  });
+
+  it('still reads the deprecated compression section, with a warning naming the file', async () => {
+    const io = newIo();
+    writeFileSync(join(io.cwd, '.ollmrc.json'), JSON.stringify({ compression: { replyReserve: 512, threshold: 0.7 } }));
+    const { loaded } = await resolveChatSettings(io, {});
+    expect(loaded.config.compaction).toMatchObject({ replyReserve: 512, threshold: 0.7 });
+    expect(loaded.warnings).toEqual([
+      `${join(io.cwd, '.ollmrc.json')}: "compression" is the old name of the "compaction" section; it still works, but rename it`,
+    ]);
   });
 
   it('passes --force through', async () => {
@@ -44,19 +63,19 @@ describe('resolveChatSettings', () => {
     ['16_384', 16_384],
     ['16,384', 16_384],
     [' 1_000_000 ', 1_000_000],
-  ])('parses --reply-reserve %j as %i tokens, overriding compression.replyReserve', async (text, tokens) => {
+  ])('parses --reply-reserve %j as %i tokens, overriding compaction.replyReserve', async (text, tokens) => {
     const io = newIo();
-    writeFileSync(join(io.cwd, '.ollmrc.json'), JSON.stringify({ compression: { replyReserve: 512, threshold: 0.7 } }));
+    writeFileSync(join(io.cwd, '.ollmrc.json'), JSON.stringify({ compaction: { replyReserve: 512, threshold: 0.7 } }));
     const { loaded } = await resolveChatSettings(io, { replyReserve: text });
-    expect(loaded.config.compression.replyReserve).toBe(tokens);
-    expect(loaded.sources['compression.replyReserve']).toBe('flag');
-    expect(loaded.config.compression.threshold).toBe(0.7);
+    expect(loaded.config.compaction.replyReserve).toBe(tokens);
+    expect(loaded.sources['compaction.replyReserve']).toBe('flag');
+    expect(loaded.config.compaction.threshold).toBe(0.7);
   });
 
-  it('keeps compression.replyReserve from config when the flag is absent', async () => {
+  it('keeps compaction.replyReserve from config when the flag is absent', async () => {
     const io = newIo();
-    writeFileSync(join(io.cwd, '.ollmrc.json'), JSON.stringify({ compression: { replyReserve: 512 } }));
-    expect((await resolveChatSettings(io, {})).loaded.config.compression.replyReserve).toBe(512);
+    writeFileSync(join(io.cwd, '.ollmrc.json'), JSON.stringify({ compaction: { replyReserve: 512 } }));
+    expect((await resolveChatSettings(io, {})).loaded.config.compaction.replyReserve).toBe(512);
   });
 
   it.each(['0', '15', '-100', '1.5', '1e3', '0x100', 'lots', '', '_100', '1__000', '9'.repeat(20)])(

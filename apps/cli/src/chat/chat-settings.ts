@@ -2,6 +2,7 @@ import { InvalidArgumentError } from '@ollm/core';
 import { loadConfig, validateStorageId } from '@ollm/runtime';
 import type { LoadedConfig, OllmConfigInput } from '@ollm/runtime';
 import type { CliIo } from '../cli-io.js';
+import { parseProviderOptionFlags } from '../provider-options.js';
 
 /** The chat's command-line flags, before config is applied. */
 export interface ChatFlags {
@@ -14,6 +15,8 @@ export interface ChatFlags {
   readonly replyReserve?: string;
   readonly session?: string;
   readonly force?: boolean;
+  /** `--provider-option PROVIDER.KEY=VALUE`, every occurrence. */
+  readonly providerOption?: readonly string[];
 }
 
 export interface ChatSettings {
@@ -42,7 +45,8 @@ export async function resolveChatSettings(io: CliIo, flags: ChatFlags): Promise<
     overrides.api = flags.api;
   }
   if (flags.contextSize !== undefined) overrides.contextSize = parseTokenCount('context-size', flags.contextSize, 512);
-  if (flags.replyReserve !== undefined) overrides.compression = { replyReserve: parseTokenCount('reply-reserve', flags.replyReserve, 16) };
+  if (flags.replyReserve !== undefined) overrides.compaction = { replyReserve: parseTokenCount('reply-reserve', flags.replyReserve, 16) };
+  if (flags.providerOption !== undefined && flags.providerOption.length > 0) overrides.providerOptions = parseProviderOptionFlags(flags.providerOption);
   // --base-url alone means the OpenAI-compatible API: nothing else would use it.
   if (flags.baseUrl !== undefined && flags.api === undefined) overrides.api = 'openai';
   const loaded = await loadConfig({ cwd: io.cwd, env: io.env as NodeJS.ProcessEnv, overrides });

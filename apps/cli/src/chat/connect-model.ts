@@ -29,7 +29,7 @@ export async function connectModel(io: CliIo, config: OllmConfig, configuredCont
     const probe = await probeModel({ ...settings, numCtx: configuredContextSize ?? FALLBACK_CONTEXT_SIZE }, io.signal);
     // OpenAI-compatible servers do not report the window: the configured one, else the fallback.
     const contextSize = configuredContextSize ?? probe.contextLength ?? FALLBACK_CONTEXT_SIZE;
-    const client = await createModelClient({ ...settings, numCtx: contextSize });
+    const client = createModelClient({ ...settings, numCtx: contextSize });
     const endpoint = client.api === 'openai' ? client.model.baseURL : client.model.host;
     return { model: client.model, endpoint, contextSize, ...(probe.parameterSize ? { parameterSize: probe.parameterSize } : {}) };
   } finally {

@@ -4,7 +4,7 @@ import { formatInteger, formatShare } from '../output/format-number.js';
 import { startSpinner } from '../output/progress-spinner.js';
 import { renderTable } from '../output/render-table.js';
 import { budgetBreakdown } from './budget-breakdown.js';
-import { describeRemoved } from './describe-compression.js';
+import { describeRemoved } from './describe-compaction.js';
 import type { SlashCommand } from './slash-command.js';
 import { plural } from '../output/plural.js';
 
@@ -26,7 +26,7 @@ export const compactCommand: SlashCommand = {
     let outcome;
     try {
       // The compressed event prints `compressed with NAME: before -> after tokens`.
-      outcome = await session.manager.compress(name);
+      outcome = await session.manager.compact(name);
     } finally {
       spinner.stop();
     }
@@ -88,10 +88,8 @@ export const statusCommand: SlashCommand = {
     session.print(
       `Compresses when the conversation reaches ${formatInteger(budget.trigger)} tokens (threshold of ${formatInteger(budget.available)} available); now ${formatInteger(budget.conversationTokens)}.`,
     );
-    const pipeline = !options.automaticCompression
-      ? 'off (compression.enabled is false)'
-      : options.autoPipeline || 'none (no providers; the window guard only)';
-    session.print(`Automatic pipeline: ${pipeline}; ${plural(manager.compressionCount, 'compression')} so far.`);
+    const pipeline = !options.automaticCompaction ? 'off (compaction.enabled is false)' : options.autoPipeline || 'none (no providers; the window guard only)';
+    session.print(`Automatic pipeline: ${pipeline}; ${plural(manager.compactionCount, 'compression')} so far.`);
     session.print(
       `Reliability: ${reliability.level} (${Math.round(reliability.score * 100)}%). Token counts x${manager.calibrationRatio.toFixed(2)} from the server's reported prompt sizes.`,
     );

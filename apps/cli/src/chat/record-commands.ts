@@ -1,5 +1,5 @@
-import { InvalidArgumentError, renderMessage, writeFileAtomic } from '@ollm/core';
-import { exportSession, listSessions, redactSecrets } from '@ollm/runtime';
+import { InvalidArgumentError, writeFileAtomic } from '@ollm/core';
+import { compactionCountOf, exportSession, listSessions, redactSecrets } from '@ollm/runtime';
 import { resolve } from 'node:path';
 import { displayPath } from '../exit-codes.js';
 import { formatInteger } from '../output/format-number.js';
@@ -31,7 +31,7 @@ export const snapshotCommand: SlashCommand = {
         // The chat loop saves the restored context and prints the status line after this command.
         const snapshot = manager.restoreSnapshot(value);
         session.print(
-          `restored snapshot ${snapshot.id} from ${shortTime(snapshot.timestamp)}: ${plural(snapshot.messageCount, 'message')}, ${plural(snapshot.tokenCount, 'token')}, ${plural(snapshot.context.compressionCount, 'compression')}`,
+          `restored snapshot ${snapshot.id} from ${shortTime(snapshot.timestamp)}: ${plural(snapshot.messageCount, 'message')}, ${plural(snapshot.tokenCount, 'token')}, ${plural(compactionCountOf(snapshot.context), 'compression')}`,
         );
         return;
       }
@@ -59,7 +59,7 @@ export const historyCommand: SlashCommand = {
   async run(session) {
     const messages = session.recordedMessages();
     messages.forEach((message, index) => {
-      session.print(renderMessageEntry(renderMessage, message, index));
+      session.print(renderMessageEntry(message, index));
     });
     session.print(`${formatInteger(messages.length)} messages recorded in ${displayPath(session.options.history.path, session.options.io.cwd)}`);
   },
@@ -71,7 +71,7 @@ export const exportCommand: SlashCommand = {
   summary: "write the session in ollm's JSON session layout (default $OLLM_HOME/sessions/ID.json)",
   async run(session, argument) {
     const { io, home, sessionId, secrets } = session.options;
-    const path = argument.length > 0 ? resolve(io.cwd, argument) : await defaultExportPath(home, sessionId);
+    const path = argument.length > 0 ? resolve(io.cwd, argument) : defaultExportPath(home, sessionId);
     const exported = exportSession(session.options.history.read());
     writeFileAtomic(path, redactSecrets(`${JSON.stringify(exported, null, 2)}\n`, secrets));
     session.print(

@@ -6,6 +6,7 @@ import { oneLine } from '../exit-codes.js';
 import { colorsFor } from '../output/colors.js';
 import { formatInteger } from '../output/format-number.js';
 import { loadProviders } from '../plugins.js';
+import { unusedProviderOptions } from '../provider-options.js';
 import { activeContextPath, readActiveContext } from '../sessions/active-context-file.js';
 import { newSessionId } from '../sessions/new-session-id.js';
 import { resolveChatSettings, type ChatFlags } from './chat-settings.js';
@@ -50,7 +51,7 @@ export async function runChat(options: RunChatOptions): Promise<void> {
   // Safe mode loads no provider: the chat still runs, kept inside the window by core's window guard.
   const provider = options.usePlugins || registry.has(config.provider) ? registry.get(config.provider).name : 'none';
   // Stages that are not installed are left out here, so /status and /providers show what really runs.
-  const autoPipeline = buildAutoPipeline(config.compression.autoPipeline, provider, registry).text;
+  const autoPipeline = buildAutoPipeline(config.compaction.autoPipeline, provider, registry).text;
   const sessionId = settings.sessionId ?? newSessionId();
   // Before anything is written: a session another chat holds is refused, not interleaved.
   const lock = acquireSessionLock({ home: config.home, sessionId, force: settings.force });
@@ -60,26 +61,27 @@ export async function runChat(options: RunChatOptions): Promise<void> {
   const modelSize = parseModelSize(connected.parameterSize) ?? parseModelSize(config.model);
   const manager = new ContextManager({
     contextSize: connected.contextSize,
-    ...(config.compression.replyReserve !== undefined ? { replyReserve: config.compression.replyReserve } : {}),
-    automaticCompression: config.compression.enabled,
+    ...(config.compaction.replyReserve !== undefined ? { replyReserve: config.compaction.replyReserve } : {}),
+    automaticCompaction: config.compaction.enabled,
     systemPrompt: SYSTEM_PROMPT,
     tokens: new TokenCounter(createTokenizer(encodingForModel(config.model))),
     registry,
     model: connected.model,
     modelName: config.model,
     ...(modelSize !== undefined ? { modelSizeBillions: modelSize } : {}),
-    threshold: config.compression.threshold,
+    threshold: config.compaction.threshold,
     autoPipeline,
-    circuitBreakerFailures: config.compression.circuitBreakerFailures,
-    maxToolResultTokens: config.compression.maxToolResultTokens,
-    reasoningStripAgeThreshold: config.compression.reasoningStripAgeThreshold,
+    circuitBreakerFailures: config.compaction.circuitBreakerFailures,
+    maxToolResultTokens: config.compaction.maxToolResultTokens,
+    reasoningStripAgeThreshold: config.compaction.reasoningStripAgeThreshold,
     logdir: config.home,
     extraConfig: {
-      preserveRecent: config.compression.preserveRecent,
-      summaryMaxTokens: config.compression.summaryMaxTokens,
-      userShare: config.compression.userShare,
+      preserveRecent: config.compaction.preserveRecent,
+      summaryMaxTokens: config.compaction.summaryMaxTokens,
+      userShare: config.compaction.userShare,
       workspace: io.cwd,
     },
+    providerOptions: config.providerOptions,
     history,
     snapshots,
     sessionId,
@@ -87,7 +89,7 @@ export async function runChat(options: RunChatOptions): Promise<void> {
     logger: providerLogger(io, options.debug),
   });
 
-  const contextFile = await activeContextPath(config.home, sessionId);
+  const contextFile = activeContextPath(config.home, sessionId);
   const resumed = resume(manager, history, contextFile);
   const session = new ChatSession({
     io,
@@ -103,7 +105,7 @@ export async function runChat(options: RunChatOptions): Promise<void> {
     endpoint: connected.endpoint,
     provider,
     autoPipeline,
-    automaticCompression: config.compression.enabled,
+    automaticCompaction: config.compaction.enabled,
     contextFile,
     secrets,
     debug: options.debug,
@@ -117,6 +119,7 @@ export async function runChat(options: RunChatOptions): Promise<void> {
       `took over session ${sessionId} from ${lock.tookOverLiveLock ? 'a running' : 'an ended'} ollm${lock.previousPid !== undefined ? ` (pid ${lock.previousPid})` : ''}`,
     );
   }
+  for (const warning of [...settings.loaded.warnings, ...unusedProviderOptions(config.providerOptions, registry)]) session.warn(`warning: ${warning}`);
   if (resumed) {
     session.print(`Resumed: ${resumed}.`);
     session.print(session.statusLine());
@@ -182,7 +185,7 @@ function buildAutoPipeline(configured: string, provider: string, registry: Provi
  * Resumes from `context.json` (the context after the last turn, or a snapshot `ollm snapshot
  * restore` put there); without it, from the session's full record. Returns what was resumed.
  */
-function resume(manager: import('@ollm/runtime').ContextManager, history: import('@ollm/runtime').SessionHistory, contextFile: string): string | undefined {
+function resume(manager: ContextManager, history: SessionHistory, contextFile: string): string | undefined {
   const saved = readActiveContext(contextFile);
   if (saved) {
     manager.restoreState(saved.context);
@@ -191,7 +194,7 @@ function resume(manager: import('@ollm/runtime').ContextManager, history: import
   }
   const record = history.read();
   if (record.messages.length === 0) return undefined;
-  manager.restoreState({ systemPrompt: manager.state().systemPrompt, messages: record.messages, compressionCount: record.metadata.compressionCount });
+  manager.restoreState({ systemPrompt: manager.state().systemPrompt, messages: record.messages, compactionCount: record.metadata.compactionCount });
   return `${formatInteger(record.messages.length)} messages from the session record`;
 }
 

@@ -13,7 +13,7 @@ describe('formatStatusLine', () => {
       conversationTokens: 4_000,
       threshold: 0.8,
     });
-    const reliability = computeReliability({ modelSizeBillions: 70, compressionCount: 2 });
+    const reliability = computeReliability({ modelSizeBillions: 70, compactionCount: 2 });
     expect(formatStatusLine({ budget, reliability, compressions: 2, provider: 'goal-aware' })).toBe(
       'Context: 5,234/13,600 (38%) · reliability medium · 2 compressions · provider goal-aware',
     );

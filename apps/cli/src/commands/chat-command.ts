@@ -1,38 +1,32 @@
 import { CommanderError, type Command } from 'commander';
 import type { ChatFlags } from '../chat/chat-settings.js';
 import { closestMatch } from '../chat/closest-match.js';
+import { runChat } from '../chat/run-chat.js';
+import { collectProviderOption } from '../provider-options.js';
 import { globalOptions, type CommandContext } from '../command-context.js';
-
-/** For the root help: the chat options, since a bare `ollm` starts the chat. */
-export const rootChatHelp = `
-Chat options (\`ollm [options]\` is \`ollm chat [options]\`):
-  --provider <name>      model-based provider automatic compression ends with, or a pipeline (default: goal-aware)
-  --model <name>         model (default: llama3.2:3b, or OLLM_MODEL)
-  --host <url>           Ollama server (default: http://127.0.0.1:11434, or OLLM_HOST)
-  --api <ollama|openai>  model API (default: ollama)
-  --base-url <url>       OpenAI-compatible server, e.g. http://127.0.0.1:8080/v1 (implies --api openai)
-  --context-size <n>     window in tokens (default: the model's, else 16,384)
-  --reply-reserve <n>    tokens kept back for the model's reply (default: 15% of the window)
-  --session <id>         resume this session (or start one with this id)
-  --force                take over the session even if another running ollm holds it`;
+import { defineCommand } from './define-command.js';
 
 /**
- * `ollm chat`, the default command: a bare `ollm [chat options]` lands here. A first word that is
- * no command (`ollm compcat`) is reported as an unknown command with a suggestion, as before.
+ * `ollm chat`, the default command: a bare `ollm [chat options]` lands here (the dispatcher,
+ * run-cli.ts, names it, describes it and makes it the default). A first word that is no command
+ * (`ollm compcat`) is reported as an unknown command with a suggestion, as before.
  */
-export function registerChatCommand(program: Command, context: CommandContext): void {
-  program
-    .command('chat', { isDefault: true })
-    .description('Chat with a model inside a fixed context window (the default: `ollm` alone starts it).')
+export const chatCommand = defineCommand((command: Command, context: CommandContext) => {
+  command
     .option('--provider <name>', 'model-based provider automatic compression ends with, or a pipeline (default: goal-aware)')
     .option('--model <name>', 'model name (default: llama3.2:3b, or OLLM_MODEL)')
     .option('--host <url>', 'Ollama server (default: http://127.0.0.1:11434, or OLLM_HOST)')
     .option('--api <api>', 'model API: ollama or openai (default: ollama)')
     .option('--base-url <url>', 'OpenAI-compatible server, e.g. http://127.0.0.1:8080/v1 (implies --api openai)')
     .option('--context-size <tokens>', "window in tokens (default: the model's context length, else 16,384)")
-    .option('--reply-reserve <tokens>', "tokens kept back for the model's reply (default: compression.replyReserve, else 15% of the window)")
+    .option('--reply-reserve <tokens>', "tokens kept back for the model's reply (default: compaction.replyReserve, else 15% of the window)")
     .option('--session <id>', 'resume this session (or start one with this id)')
     .option('--force', 'take over the session even if another running ollm holds it')
+    .option(
+      '--provider-option <provider.key=value>',
+      "a provider's own option, over config providerOptions (repeatable; the value is JSON or text), e.g. trim.previewLines=0",
+      collectProviderOption,
+    )
     .allowExcessArguments(true)
     .addHelpText(
       'after',
@@ -51,11 +45,10 @@ Examples:
   $ ollm --context-size 8192 --reply-reserve 1_024
   $ printf 'hello\\n/status\\n' | ollm --context-size 2048`,
     )
-    .action(async (options: ChatFlags, command: Command) => {
+    .action(async (options: ChatFlags) => {
       const stray = command.args[0];
-      if (stray !== undefined) throw unknownCommand(program, stray);
+      if (stray !== undefined) throw unknownCommand(command.parent ?? command, stray);
       const { io } = context;
-      const { runChat } = await import('../chat/run-chat.js');
       const globals = globalOptions(command);
       await runChat({
         io,
@@ -68,7 +61,7 @@ Examples:
         terminalOutput: process.stdout,
       });
     });
-}
+});
 
 /** The error commander itself gives for a mistyped command, which the default command would otherwise swallow. */
 function unknownCommand(program: Command, name: string): CommanderError {

@@ -1,11 +1,15 @@
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import type { Logger, TokenEncoding } from '@ollm/core';
+import { InvalidArgumentError, RECOVERY_FOLDER, type Logger, type TokenEncoding } from '@ollm/core';
+import { loadConfig } from '@ollm/runtime';
+import { serializeTranscript, writeTranscript } from '@ollm/transcripts';
 import type { CliIo } from '../cli-io.js';
 import { globalOptions, type CommandContext } from '../command-context.js';
 import { formatCompactSummary } from '../compact/compact-summary.js';
+import { compactTranscript } from '../compact/compact-transcript.js';
 import { buildCompactionReport } from '../compact/compaction-report.js';
 import { displayPath, oneLine } from '../exit-codes.js';
+import { colorsFor } from '../output/colors.js';
 import { startSpinner } from '../output/progress-spinner.js';
 import { createLanguageModel } from '../model/create-language-model.js';
 import { MODEL_APIS, type ModelApi } from '../model/model-settings.js';
@@ -13,7 +17,9 @@ import { resolveModelSettings } from '../model/resolve-model-settings.js';
 import { DEFAULT_LIMIT, parseLimit } from '../parse-limit.js';
 import { resolveLogdir } from '../ollm-home.js';
 import { loadProviders } from '../plugins.js';
+import { collectProviderOption, parseProviderOptionFlags, unusedProviderOptions } from '../provider-options.js';
 import { readInputTranscript, selectConversations } from '../read-input.js';
+import { defineCommand } from './define-command.js';
 
 interface CompactOptions {
   readonly provider: string;
@@ -28,12 +34,12 @@ interface CompactOptions {
   readonly host?: string;
   readonly baseUrl?: string;
   readonly api: string;
+  readonly providerOption?: readonly string[];
 }
 
-export function registerCompactCommand(program: Command, context: CommandContext): void {
-  program
-    .command('compact')
-    .description('Compact a transcript with a context provider and write it back in the same format.')
+/** `ollm compact`: named and described by the dispatcher (run-cli.ts). */
+export const compactCommand = defineCommand((command: Command, context: CommandContext) => {
+  command
     .argument('<file>', 'transcript file (format detected)')
     .option('--provider <name>', 'provider name, or a comma list run as a pipeline (mask,trim)', 'trim')
     .option('--limit <tokens>', 'target size: tokens (8000) or a share of each conversation (50%)', '50%')
@@ -50,12 +56,19 @@ export function registerCompactCommand(program: Command, context: CommandContext
     .option('--api <api>', 'model server protocol: ollama or openai', 'ollama')
     .option('--host <url>', 'Ollama host (default: $OLLM_HOST or http://127.0.0.1:11434)')
     .option('--base-url <url>', 'OpenAI-compatible base URL, with --api openai (default: $OPENAI_BASE_URL; key: $OPENAI_API_KEY)')
+    .option(
+      '--provider-option <provider.key=value>',
+      "a provider's own option, over config providerOptions (repeatable; the value is JSON or text), e.g. trim.previewLines=0",
+      collectProviderOption,
+    )
     .addHelpText(
       'after',
       `
 Every provider output is validated (roles, order, timestamps, tool pairing, system and user
 messages unchanged, never larger); an output that breaks a rule exits 1 and nothing is written.
 Removed content is saved byte-for-byte and can be printed with \`ollm recover\`.
+Each provider's own options come from the config's providerOptions (the only config key compact
+reads) and --provider-option, which wins key by key.
 
 Output: without --out the transcript goes to stdout and a one-line summary to stderr.
 --json prints {provider, tokensBefore, tokensAfter, limit, sourceDigest, coveredThrough, removed,
@@ -65,11 +78,11 @@ Examples:
   $ ollm compact session.traj.json > small.traj.json
   $ ollm compact session.traj.json --provider mask,trim --limit 8000 --out small.traj.json
   $ ollm compact gpt-4o-airline.json --limit 40% --json --out small.json
-  $ ollm compact session.traj.json --provider trim,summarize --model qwen2.5:7b`,
+  $ ollm compact session.traj.json --provider trim,summarize --model qwen2.5:7b
+  $ ollm compact session.traj.json --provider-option trim.previewLines=0 --provider-option trim.maxToolResultTokens=500`,
     )
-    .action(async (file: string, options: CompactOptions, command: Command) => {
+    .action(async (file: string, options: CompactOptions) => {
       const { io } = context;
-      const { InvalidArgumentError, RECOVERY_FOLDER } = await import('@ollm/core');
       const limit = options.limit === undefined ? DEFAULT_LIMIT : parseLimit(options.limit);
       if (!limit) {
         throw new InvalidArgumentError({ argument: 'limit', message: `Invalid --limit "${options.limit}": use a token count (8000) or a share (50%).` });
@@ -80,17 +93,25 @@ Examples:
       if (!(MODEL_APIS as readonly string[]).includes(options.api)) {
         throw new InvalidArgumentError({ argument: 'api', message: `Unknown --api "${options.api}". APIs: ${MODEL_APIS.join(', ')}.` });
       }
+      // Before the transcript is read: a bad option or config value is reported first.
+      const flagOptions = options.providerOption && options.providerOption.length > 0 ? parseProviderOptionFlags(options.providerOption) : undefined;
+      const { config } = await loadConfig({
+        cwd: io.cwd,
+        env: io.env as NodeJS.ProcessEnv,
+        ...(flagOptions ? { overrides: { providerOptions: flagOptions } } : {}),
+      });
       const transcript = await readInputTranscript(io, file, options.format);
-      const conversations = await selectConversations(transcript, options.conversation);
+      const conversations = selectConversations(transcript, options.conversation);
       const { registry } = await loadProviders({
         io,
         usePlugins: globalOptions(command).plugins,
         ...(context.registry ? { registry: context.registry } : {}),
       });
       const provider = registry.get(options.provider);
+      for (const warning of unusedProviderOptions(config.providerOptions, registry)) io.stderr.write(`ollm: ${colorsFor(io).yellow('warning:')} ${warning}\n`);
       const logdir = resolveLogdir(io, options.logdir);
       const model = options.model
-        ? await createLanguageModel(
+        ? createLanguageModel(
             resolveModelSettings(
               {
                 api: options.api as ModelApi,
@@ -102,8 +123,6 @@ Examples:
             ),
           )
         : undefined;
-      // Loads @ollm/core's host and @ollm/transcripts: only when compacting.
-      const { compactTranscript } = await import('../compact/compact-transcript.js');
       const spinner = startSpinner(io, `${provider.name}: compacting`);
       let compacted;
       try {
@@ -114,6 +133,7 @@ Examples:
           limit,
           logdir,
           encoding: options.encoding as TokenEncoding,
+          providerOptions: config.providerOptions,
           logger: createLogger(io, provider.name, globalOptions(command).debug),
           ...(io.signal ? { abortSignal: io.signal } : {}),
           ...(model ? { model } : {}),
@@ -125,10 +145,9 @@ Examples:
         spinner.stop();
       }
 
-      const transcripts = await import('@ollm/transcripts');
       const out = options.out === undefined ? null : resolve(io.cwd, options.out);
-      if (out) await transcripts.writeTranscript(out, compacted.transcript);
-      else if (!options.json) io.stdout.write(transcripts.serializeTranscript(compacted.transcript));
+      if (out) await writeTranscript(out, compacted.transcript);
+      else if (!options.json) io.stdout.write(serializeTranscript(compacted.transcript));
 
       if (options.json) {
         const report = buildCompactionReport(
@@ -146,7 +165,7 @@ Examples:
       });
       io.stderr.write(`${summary}\n`);
     });
-}
+});
 
 /** Provider warnings always reach stderr; info and debug only with --debug. */
 function createLogger(io: CliIo, provider: string, debug: boolean): Logger {

@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
+import { computeSourceDigest } from '@ollm/core';
 import type { CommandContext } from '../command-context.js';
+import { defineCommand } from './define-command.js';
 import { readInputTranscript, selectConversations } from '../read-input.js';
 
 interface DigestOptions {
@@ -7,10 +9,9 @@ interface DigestOptions {
   readonly format?: string;
 }
 
-export function registerDigestCommand(program: Command, context: CommandContext): void {
-  program
-    .command('digest')
-    .description('Print the source digest of a transcript: sha256 over the canonical form of its messages.')
+/** `ollm digest`: named and described by the dispatcher (run-cli.ts). */
+export const digestCommand = defineCommand((command: Command, context: CommandContext) => {
+  command
     .argument('<file>', 'transcript file (format detected)')
     .option('--conversation <id>', 'only this conversation of a multi-conversation file')
     .option('--format <format>', 'read as this format instead of detecting it (openai, anthropic, ollama, gptme, swe-agent, tau-bench)')
@@ -29,8 +30,7 @@ Examples:
     .action(async (file: string, options: DigestOptions) => {
       const { io } = context;
       const transcript = await readInputTranscript(io, file, options.format);
-      const selected = await selectConversations(transcript, options.conversation);
-      const { computeSourceDigest } = await import('@ollm/core');
+      const selected = selectConversations(transcript, options.conversation);
       const multiple = transcript.conversations.length > 1;
       const lines = selected.map(({ conversation }) => {
         const digest = computeSourceDigest(conversation.messages);
@@ -38,4 +38,4 @@ Examples:
       });
       io.stdout.write(`${lines.join('\n')}\n`);
     });
-}
+});

@@ -2,15 +2,15 @@ import type { Command } from 'commander';
 import { globalOptions, type CommandContext } from '../command-context.js';
 import { renderTable } from '../output/render-table.js';
 import { loadProviders } from '../plugins.js';
+import { defineCommand } from './define-command.js';
 
 interface ProvidersOptions {
   readonly json?: boolean;
 }
 
-export function registerProvidersCommand(program: Command, context: CommandContext): void {
-  program
-    .command('providers')
-    .description('List the context providers discovery found, with the package each came from.')
+/** `ollm providers`: named and described by the dispatcher (run-cli.ts). */
+export const providersCommand = defineCommand((command: Command, context: CommandContext) => {
+  command
     .option('--json', 'print the list as JSON')
     .addHelpText(
       'after',
@@ -23,7 +23,7 @@ Examples:
   $ ollm providers
   $ ollm providers --json`,
     )
-    .action(async (options: ProvidersOptions, command: Command) => {
+    .action(async (options: ProvidersOptions) => {
       const { io } = context;
       const { registry, report } = await loadProviders({
         io,
@@ -49,4 +49,4 @@ Examples:
       const rows = [['name', 'package', 'description'], ...providers.map((entry) => [entry.name, entry.package, entry.description])];
       io.stdout.write(`${renderTable(rows)}\n`);
     });
-}
+});

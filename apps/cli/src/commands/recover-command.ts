@@ -1,8 +1,10 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import type { Command } from 'commander';
+import { InvalidArgumentError, RECOVERY_FOLDER, sha256Hex } from '@ollm/core';
 import type { CommandContext } from '../command-context.js';
 import { resolveLogdir } from '../ollm-home.js';
+import { defineCommand } from './define-command.js';
 
 interface RecoverOptions {
   readonly logdir?: string;
@@ -12,10 +14,9 @@ const fullSha = /^[0-9a-f]{64}$/;
 const savedFileName = /^([0-9a-f]{64})\.txt$/;
 const minimumPrefix = 8;
 
-export function registerRecoverCommand(program: Command, context: CommandContext): void {
-  program
-    .command('recover')
-    .description('Print content a provider removed, byte-for-byte, from the recovery store.')
+/** `ollm recover`: named and described by the dispatcher (run-cli.ts). */
+export const recoverCommand = defineCommand((command: Command, context: CommandContext) => {
+  command
     .argument('<reference>', 'the path a placeholder names, the sha256, or a unique prefix of at least 8 hex digits')
     .option('--logdir <dir>', 'the logdir compaction used (default: $OLLM_HOME or ~/.ollm)')
     .addHelpText(
@@ -30,7 +31,6 @@ Examples:
     )
     .action(async (reference: string, options: RecoverOptions) => {
       const { io } = context;
-      const { InvalidArgumentError, RECOVERY_FOLDER, sha256Hex } = await import('@ollm/core');
       const folder = join(resolveLogdir(io, options.logdir), RECOVERY_FOLDER);
       const badReference = (message: string): Error => new InvalidArgumentError({ argument: 'reference', message });
       const trimmed = reference.trim();
@@ -71,7 +71,7 @@ Examples:
       }
       io.stdout.write(content);
     });
-}
+});
 
 function savedShas(folder: string): string[] {
   try {

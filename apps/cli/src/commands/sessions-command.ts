@@ -1,24 +1,24 @@
 import { existsSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import type { SessionRecord } from '@ollm/runtime';
+import { writeFileAtomic } from '@ollm/core';
+import { deleteSession, exportSession, listSessions, readSession, resolveInside } from '@ollm/runtime';
 import type { CommandContext } from '../command-context.js';
 import { displayPath } from '../exit-codes.js';
 import { ollmHome } from '../ollm-home.js';
 import { defaultExportPath, renderMessageEntry, renderSessions, shortTime } from '../sessions/render-sessions.js';
 import { plural } from '../output/plural.js';
+import { defineCommand } from './define-command.js';
 
 interface JsonOption {
   readonly json?: boolean;
 }
 
-export function registerSessionsCommand(program: Command, context: CommandContext): void {
-  const sessions = program
-    .command('sessions')
-    .description('List, show, export or delete chat sessions (the full records under $OLLM_HOME/sessions).')
-    .addHelpText(
-      'after',
-      `
+/** `ollm sessions` and its subcommands: named and described by the dispatcher (run-cli.ts). */
+export const sessionsCommand = defineCommand((sessions: Command, context: CommandContext) => {
+  sessions.addHelpText(
+    'after',
+    `
 Each session is $OLLM_HOME/sessions/<id>/history.jsonl (every message, never compressed) and
 context.json (the compressed context a resumed chat starts from); snapshots are under
 $OLLM_HOME/snapshots/<id>/.
@@ -28,7 +28,7 @@ Examples:
   $ ollm sessions show 20261130-061702-3f2a
   $ ollm sessions export 20261130-061702-3f2a --out session.json
   $ ollm sessions delete 20261130-061702-3f2a`,
-    );
+  );
   sessions.action(() => sessions.help());
 
   sessions
@@ -37,7 +37,6 @@ Examples:
     .option('--json', 'print them as JSON')
     .action(async (options: JsonOption) => {
       const { io } = context;
-      const { listSessions } = await import('@ollm/runtime');
       const records = listSessions(ollmHome(io));
       if (options.json) {
         const list = records.map((record) => ({
@@ -61,19 +60,17 @@ Examples:
     .option('--json', "print ollm's JSON session layout (as export does)")
     .action(async (id: string, options: JsonOption) => {
       const { io } = context;
-      const { renderMessage } = await import('@ollm/core');
-      const { exportSession } = await import('@ollm/runtime');
-      const record = await readSessionOrFail(ollmHome(io), id);
+      const record = readSession(ollmHome(io), id);
       if (options.json) {
         io.stdout.write(`${JSON.stringify(exportSession(record), null, 2)}\n`);
         return;
       }
       io.stdout.write(
         `Session ${record.sessionId}: started ${shortTime(record.startTime)}, last activity ${shortTime(record.lastActivity)}, model ${record.model ?? '?'}, provider ${record.provider ?? '?'}\n` +
-          `${plural(record.metadata.messageCount, 'message')}, ${plural(record.metadata.tokenCount, 'token')} recorded, ${plural(record.metadata.compressionCount, 'compression')}\n\n`,
+          `${plural(record.metadata.messageCount, 'message')}, ${plural(record.metadata.tokenCount, 'token')} recorded, ${plural(record.metadata.compactionCount, 'compression')}\n\n`,
       );
       record.messages.forEach((message, index) => {
-        io.stdout.write(`${renderMessageEntry(renderMessage, message, index)}\n`);
+        io.stdout.write(`${renderMessageEntry(message, index)}\n`);
       });
     });
 
@@ -85,12 +82,10 @@ Examples:
     .option('--default-path', 'write to $OLLM_HOME/sessions/<id>.json')
     .action(async (id: string, options: { out?: string; defaultPath?: boolean }) => {
       const { io } = context;
-      const { writeFileAtomic } = await import('@ollm/core');
-      const { exportSession } = await import('@ollm/runtime');
       const home = ollmHome(io);
-      const exported = exportSession(await readSessionOrFail(home, id));
+      const exported = exportSession(readSession(home, id));
       const text = `${JSON.stringify(exported, null, 2)}\n`;
-      const out = options.defaultPath ? await defaultExportPath(home, id) : options.out && options.out !== '-' ? resolve(io.cwd, options.out) : undefined;
+      const out = options.defaultPath ? defaultExportPath(home, id) : options.out && options.out !== '-' ? resolve(io.cwd, options.out) : undefined;
       if (!out) {
         io.stdout.write(text);
         return;
@@ -107,20 +102,12 @@ Examples:
     .argument('<id>', 'session id')
     .action(async (id: string) => {
       const { io } = context;
-      const { InvalidArgumentError } = await import('@ollm/core');
-      const { deleteSession, readSession, resolveInside, validateStorageId } = await import('@ollm/runtime');
       const home = ollmHome(io);
-      await readSessionOrFail(home, id);
+      readSession(home, id);
       deleteSession(home, id);
       rmSync(resolveInside(home, 'snapshots', id), { recursive: true, force: true });
-      const exported = await defaultExportPath(home, id);
+      const exported = defaultExportPath(home, id);
       if (existsSync(exported)) rmSync(exported);
       io.stdout.write(`deleted session ${id}\n`);
     });
-}
-
-/** A missing session is bad input (exit 2), named with where it was looked for. */
-export async function readSessionOrFail(home: string, id: string): Promise<SessionRecord> {
-  const { readSession } = await import('@ollm/runtime');
-  return readSession(home, id);
-}
+});

@@ -1,24 +1,25 @@
 import { existsSync, readdirSync } from 'node:fs';
 import type { Command } from 'commander';
+import { InvalidArgumentError } from '@ollm/core';
+import { SnapshotStore, compactionCountOf, listSessions, resolveInside, validateStorageId } from '@ollm/runtime';
 import type { CommandContext } from '../command-context.js';
 import { formatInteger } from '../output/format-number.js';
 import { ollmHome } from '../ollm-home.js';
 import { activeContextPath, writeActiveContext } from '../sessions/active-context-file.js';
 import { renderMessageEntry, renderSnapshots, shortTime } from '../sessions/render-sessions.js';
 import { plural } from '../output/plural.js';
+import { defineCommand } from './define-command.js';
 
 interface SnapshotOptions {
   readonly session?: string;
   readonly json?: boolean;
 }
 
-export function registerSnapshotCommand(program: Command, context: CommandContext): void {
-  const snapshot = program
-    .command('snapshot')
-    .description("List, show, restore or delete snapshots of a session's context (messages, checkpoints, goal).")
-    .addHelpText(
-      'after',
-      `
+/** `ollm snapshot` and its subcommands: named and described by the dispatcher (run-cli.ts). */
+export const snapshotCommand = defineCommand((snapshot: Command, context: CommandContext) => {
+  snapshot.addHelpText(
+    'after',
+    `
 Snapshots are $OLLM_HOME/snapshots/<session>/<id>.json. One is taken before every compression;
 /snapshot create takes one in the chat. Without --session, list uses the most recent session and
 the other actions find the session that holds the snapshot.
@@ -30,7 +31,7 @@ Examples:
   $ ollm snapshot list
   $ ollm snapshot show 20261130061702123-000-3f2a9c
   $ ollm snapshot restore 20261130061702123-000-3f2a9c && ollm --session 20261130-061702-3f2a`,
-    );
+  );
   snapshot.action(() => snapshot.help());
 
   snapshot
@@ -40,8 +41,6 @@ Examples:
     .option('--json', 'print them as JSON')
     .action(async (options: SnapshotOptions) => {
       const { io } = context;
-      const { InvalidArgumentError } = await import('@ollm/core');
-      const { SnapshotStore, listSessions } = await import('@ollm/runtime');
       const home = ollmHome(io);
       const sessionId = options.session ?? listSessions(home)[0]?.sessionId;
       if (!sessionId) throw new InvalidArgumentError({ argument: 'session', message: `No sessions under ${home}: start one with \`ollm\`.` });
@@ -61,8 +60,7 @@ Examples:
     .option('--json', 'print the whole snapshot as JSON')
     .action(async (id: string, options: SnapshotOptions) => {
       const { io } = context;
-      const { renderMessage } = await import('@ollm/core');
-      const { store, sessionId } = await locateSnapshot(io, id, options);
+      const { store, sessionId } = locateSnapshot(io, id, options);
       const found = store.read(sessionId, id);
       if (options.json) {
         io.stdout.write(`${JSON.stringify(found, null, 2)}\n`);
@@ -70,9 +68,9 @@ Examples:
       }
       io.stdout.write(
         `Snapshot ${found.id} of session ${found.sessionId}, ${found.automatic ? 'automatic' : 'manual'} (${found.metadata.reason ?? 'no reason'}), taken ${shortTime(found.timestamp)}\n` +
-          `${formatInteger(found.messageCount)} messages, ${formatInteger(found.tokenCount)} tokens, ${found.checkpointCount} checkpoints, ${plural(found.context.compressionCount, 'compression')}${found.context.goal ? `, goal: ${found.context.goal.description}` : ''}\n\n`,
+          `${formatInteger(found.messageCount)} messages, ${formatInteger(found.tokenCount)} tokens, ${found.checkpointCount} checkpoints, ${plural(compactionCountOf(found.context), 'compression')}${found.context.goal ? `, goal: ${found.context.goal.description}` : ''}\n\n`,
       );
-      found.context.messages.forEach((message, index) => io.stdout.write(`${renderMessageEntry(renderMessage, message, index)}\n`));
+      found.context.messages.forEach((message, index) => io.stdout.write(`${renderMessageEntry(message, index)}\n`));
     });
 
   snapshot
@@ -82,11 +80,11 @@ Examples:
     .option('--session <id>', 'session (default: the one holding the snapshot)')
     .action(async (id: string, options: SnapshotOptions) => {
       const { io } = context;
-      const { store, home, sessionId } = await locateSnapshot(io, id, options);
+      const { store, home, sessionId } = locateSnapshot(io, id, options);
       const found = store.read(sessionId, id);
       const secrets = io.env['OPENAI_API_KEY'] ? [io.env['OPENAI_API_KEY']] : [];
-      await writeActiveContext(
-        await activeContextPath(home, sessionId),
+      writeActiveContext(
+        activeContextPath(home, sessionId),
         { version: 1, sessionId, savedAt: new Date().toISOString(), restoredFrom: found.id, context: found.context },
         secrets,
       );
@@ -102,23 +100,20 @@ Examples:
     .option('--session <id>', 'session (default: the one holding the snapshot)')
     .action(async (id: string, options: SnapshotOptions) => {
       const { io } = context;
-      const { store, sessionId } = await locateSnapshot(io, id, options);
+      const { store, sessionId } = locateSnapshot(io, id, options);
       store.delete(sessionId, id);
       io.stdout.write(`deleted snapshot ${id} of session ${sessionId}\n`);
     });
-}
+});
 
-/** The snapshot store (loaded lazily), `$OLLM_HOME`, and the session holding snapshot `id` (from `--session` or a search). */
-async function locateSnapshot(io: CommandContext['io'], id: string, options: SnapshotOptions) {
-  const { SnapshotStore } = await import('@ollm/runtime');
+/** The snapshot store, `$OLLM_HOME`, and the session holding snapshot `id` (from `--session` or a search). */
+function locateSnapshot(io: CommandContext['io'], id: string, options: SnapshotOptions) {
   const home = ollmHome(io);
-  return { store: new SnapshotStore({ home }), home, sessionId: options.session ?? (await sessionOfSnapshot(home, id)) };
+  return { store: new SnapshotStore({ home }), home, sessionId: options.session ?? sessionOfSnapshot(home, id) };
 }
 
 /** The session whose snapshot folder holds `snapshotId` (ids are unique: time, sequence, random). */
-async function sessionOfSnapshot(home: string, snapshotId: string): Promise<string> {
-  const { InvalidArgumentError } = await import('@ollm/core');
-  const { resolveInside, validateStorageId } = await import('@ollm/runtime');
+function sessionOfSnapshot(home: string, snapshotId: string): string {
   validateStorageId('snapshot', snapshotId);
   const folder = resolveInside(home, 'snapshots');
   const sessions = existsSync(folder) ? readdirSync(folder, { withFileTypes: true }).filter((entry) => entry.isDirectory()) : [];

@@ -1,7 +1,10 @@
 import type { Command } from 'commander';
-import type { TokenEncoding } from '@ollm/core';
+import { InvalidArgumentError, TokenCounter, createTokenizer, type TokenEncoding } from '@ollm/core';
 import type { CommandContext } from '../command-context.js';
 import { readInputTranscript, selectConversations } from '../read-input.js';
+import { computeConversationStats, sumConversationStats } from '../stats/conversation-stats.js';
+import { countingNote, renderBreakdown, renderConversationTable } from '../stats/render-stats.js';
+import { defineCommand } from './define-command.js';
 
 interface StatsOptions {
   readonly json?: boolean;
@@ -12,12 +15,9 @@ interface StatsOptions {
 
 const encodings: readonly TokenEncoding[] = ['o200k_base', 'cl100k_base'];
 
-export function registerStatsCommand(program: Command, context: CommandContext): void {
-  program
-    .command('stats')
-    .description(
-      "Show what a transcript's context is made of: messages by role, tokens by kind (system, user, assistant text, reasoning, tool calls, tool results).",
-    )
+/** `ollm stats`: named and described by the dispatcher (run-cli.ts). */
+export const statsCommand = defineCommand((command: Command, context: CommandContext) => {
+  command
     .argument('<file>', 'transcript file (format detected)')
     .option('--json', 'print the numbers as JSON')
     .option('--encoding <encoding>', `BPE encoding to count with (${encodings.join(', ')})`, 'o200k_base')
@@ -37,7 +37,6 @@ Examples:
     )
     .action(async (file: string, options: StatsOptions) => {
       const { io } = context;
-      const { InvalidArgumentError, TokenCounter, createTokenizer } = await import('@ollm/core');
       if (!(encodings as readonly string[]).includes(options.encoding)) {
         throw new InvalidArgumentError({
           argument: 'encoding',
@@ -46,8 +45,7 @@ Examples:
       }
       const encoding = options.encoding as TokenEncoding;
       const transcript = await readInputTranscript(io, file, options.format);
-      const selected = await selectConversations(transcript, options.conversation);
-      const { computeConversationStats, sumConversationStats } = await import('../stats/conversation-stats.js');
+      const selected = selectConversations(transcript, options.conversation);
       const tokens = new TokenCounter(createTokenizer(encoding));
       const entries = selected.map(({ conversation }) => ({
         id: conversation.id,
@@ -66,11 +64,10 @@ Examples:
         io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
         return;
       }
-      const render = await import('../stats/render-stats.js');
       const count = entries.length === 1 ? '1 conversation' : `${entries.length} conversations`;
       const sections = [`${file} (${transcript.format}, ${count})`];
-      if (entries.length > 1) sections.push(render.renderConversationTable(entries), 'Summed over all conversations:');
-      sections.push(render.renderBreakdown(total, entries.length > 1), render.countingNote(encoding));
+      if (entries.length > 1) sections.push(renderConversationTable(entries), 'Summed over all conversations:');
+      sections.push(renderBreakdown(total, entries.length > 1), countingNote(encoding));
       io.stdout.write(`${sections.join('\n\n')}\n`);
     });
-}
+});

@@ -5,6 +5,7 @@ import {
   type ContextProvider,
   type LanguageModel,
   type Logger,
+  type ProviderOptions,
   type RemovedContent,
   type TokenEncoding,
 } from '@ollm/core';
@@ -32,6 +33,8 @@ export interface CompactTranscriptOptions {
   readonly logdir: string;
   readonly encoding: TokenEncoding;
   readonly logger: Logger;
+  /** Each provider's own options, keyed by provider name (config `providerOptions`, `--provider-option`). */
+  readonly providerOptions?: ProviderOptions;
   readonly abortSignal?: AbortSignal;
   /** For model-based providers; `--model`. */
   readonly model?: LanguageModel;
@@ -65,6 +68,7 @@ export async function compactTranscript(options: CompactTranscriptOptions): Prom
         ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}),
         ...(options.model ? { model: options.model } : {}),
       },
+      ...(options.providerOptions ? { providerOptions: options.providerOptions } : {}),
     });
     // Checked between conversations too: a rule-based provider finishes without looking at it.
     options.abortSignal?.throwIfAborted();

@@ -1,6 +1,6 @@
 import type { LanguageModel } from '@ollm/core';
-import type { OllamaLanguageModel } from '@ollm/model-ollama';
-import type { OpenAILanguageModel } from '@ollm/model-openai';
+import { createOllamaModel, type OllamaLanguageModel } from '@ollm/model-ollama';
+import { createOpenAIModel, type OpenAILanguageModel } from '@ollm/model-openai';
 import type { ModelSettings } from './model-settings.js';
 
 /** A created client, tagged with its protocol so callers can use its protocol-specific methods. */
@@ -13,12 +13,11 @@ export interface ModelRequestOptions {
 }
 
 /**
- * The one place model clients are created. The model packages are imported only here, on
- * demand, so commands that use no model (and `ollm --help`) do not load them.
+ * The one place model clients are created. Only the commands that talk to a model (chat,
+ * compact) load this module, so the others (and `ollm --help`) do not load the model packages.
  */
-export async function createModelClient(settings: ModelSettings, request: ModelRequestOptions = {}): Promise<ModelClient> {
+export function createModelClient(settings: ModelSettings, request: ModelRequestOptions = {}): ModelClient {
   if (settings.api === 'openai') {
-    const { createOpenAIModel } = await import('@ollm/model-openai');
     const model = createOpenAIModel({
       model: settings.model,
       ...(settings.baseURL ? { baseURL: settings.baseURL } : {}),
@@ -27,7 +26,6 @@ export async function createModelClient(settings: ModelSettings, request: ModelR
     });
     return { api: 'openai', model };
   }
-  const { createOllamaModel } = await import('@ollm/model-ollama');
   const model = createOllamaModel({
     model: settings.model,
     ...(settings.host ? { host: settings.host } : {}),
@@ -38,6 +36,6 @@ export async function createModelClient(settings: ModelSettings, request: ModelR
 }
 
 /** The model for model-based providers (summarize, goal-aware). */
-export async function createLanguageModel(settings: ModelSettings): Promise<LanguageModel> {
-  return (await createModelClient(settings)).model;
+export function createLanguageModel(settings: ModelSettings): LanguageModel {
+  return createModelClient(settings).model;
 }

@@ -18,7 +18,7 @@ const PROBE_TIMEOUT_MS = 15_000;
  * backoff, as the client's `ModelUnavailableError` naming the address tried and what to start or set.
  */
 export async function probeModel(settings: ModelSettings, signal: AbortSignal | undefined): Promise<ModelProbe> {
-  const client = await createModelClient(settings, { maxRetries: 0, timeoutMs: PROBE_TIMEOUT_MS });
+  const client = createModelClient(settings, { maxRetries: 0, timeoutMs: PROBE_TIMEOUT_MS });
   const call = signal ? { abortSignal: signal } : {};
   if (client.api === 'openai') {
     await client.model.listModels(call);

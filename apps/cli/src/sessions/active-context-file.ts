@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
-import type { ContextState } from '@ollm/runtime';
+import { writeFileAtomic } from '@ollm/core';
+import { redactSecrets, resolveInside, validateStorageId, type ContextState } from '@ollm/runtime';
 
 /** Name of the file, in a session's folder, holding the context the next chat resumes from. */
 export const ACTIVE_CONTEXT_FILE = 'context.json';
@@ -15,8 +16,7 @@ export interface ActiveContextFile {
 }
 
 /** `$OLLM_HOME/sessions/<id>/context.json`; the id is validated so the path stays under the home. */
-export async function activeContextPath(home: string, sessionId: string): Promise<string> {
-  const { resolveInside, validateStorageId } = await import('@ollm/runtime');
+export function activeContextPath(home: string, sessionId: string): string {
   return resolveInside(home, 'sessions', validateStorageId('session', sessionId), ACTIVE_CONTEXT_FILE);
 }
 
@@ -27,8 +27,6 @@ export function readActiveContext(path: string): ActiveContextFile | undefined {
 }
 
 /** Written atomically (a crash leaves the previous file), with API keys replaced by `[redacted]`. */
-export async function writeActiveContext(path: string, file: ActiveContextFile, secrets: readonly string[]): Promise<void> {
-  const { writeFileAtomic } = await import('@ollm/core');
-  const { redactSecrets } = await import('@ollm/runtime');
+export function writeActiveContext(path: string, file: ActiveContextFile, secrets: readonly string[]): void {
   writeFileAtomic(path, redactSecrets(`${JSON.stringify(file)}\n`, secrets));
 }

@@ -1,5 +1,5 @@
-import type { Message } from '@ollm/core';
-import type { SessionRecord, SnapshotSummary } from '@ollm/runtime';
+import { renderMessage, type Message } from '@ollm/core';
+import { resolveInside, validateStorageId, type SessionRecord, type SnapshotSummary } from '@ollm/runtime';
 import { formatInteger } from '../output/format-number.js';
 import { renderTable } from '../output/render-table.js';
 
@@ -12,9 +12,9 @@ export function shortTime(iso: string): string {
  * `#3 (2026-11-30 06:36, interrupted)` and then the message as core's `renderMessage` prints it
  * (`assistant: ...`, tool calls and results marked), for /history, sessions show and snapshot show.
  */
-export function renderMessageEntry(render: (message: Message) => string, message: Message, index: number): string {
+export function renderMessageEntry(message: Message, index: number): string {
   const details = [message.timestamp ? shortTime(message.timestamp) : '', message.metadata?.['interrupted'] ? 'interrupted' : ''].filter(Boolean);
-  return `#${index + 1}${details.length > 0 ? ` (${details.join(', ')})` : ''}\n${render(message)}`;
+  return `#${index + 1}${details.length > 0 ? ` (${details.join(', ')})` : ''}\n${renderMessage(message)}`;
 }
 
 /** One row per session, newest activity first; `current` is marked with `*`. */
@@ -24,7 +24,7 @@ export function renderSessions(sessions: readonly SessionRecord[], current?: str
     shortTime(session.startTime),
     shortTime(session.lastActivity),
     formatInteger(session.metadata.messageCount),
-    formatInteger(session.metadata.compressionCount),
+    formatInteger(session.metadata.compactionCount),
     session.model ?? '',
     session.provider ?? '',
   ]);
@@ -50,7 +50,6 @@ export function renderSnapshots(snapshots: readonly SnapshotSummary[]): string {
 }
 
 /** A whole-session JSON export goes beside the session folder, as `sessions/<id>.json`. */
-export async function defaultExportPath(home: string, sessionId: string): Promise<string> {
-  const { resolveInside, validateStorageId } = await import('@ollm/runtime');
+export function defaultExportPath(home: string, sessionId: string): string {
   return resolveInside(home, 'sessions', `${validateStorageId('session', sessionId)}.json`);
 }

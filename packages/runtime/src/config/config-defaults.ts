@@ -1,3 +1,4 @@
+import type { ProviderOptions } from '@ollm/core';
 import type { OllmConfigInput } from './config-schema.js';
 
 export type { OllmConfigInput };
@@ -12,7 +13,8 @@ export interface OllmConfig {
   contextSize: number;
   provider: string;
   home: string;
-  compression: {
+  /** When and how the runtime compacts (`compression` in files written for ollm 0.1 still works). */
+  compaction: {
     enabled: boolean;
     autoPipeline: string;
     threshold: number;
@@ -25,17 +27,21 @@ export interface OllmConfig {
     /** Tokens kept back for the model's reply; unset: the runtime keeps 15% of the window. */
     replyReserve?: number;
   };
+  /** Each provider's own options, keyed by provider name; what a provider does not read it ignores. */
+  providerOptions: ProviderOptions;
   snapshots: { enabled: boolean; autoCreate: boolean; retain: number };
+  /** @deprecated Use `compaction`: the same object under its old name (not enumerated, so not printed). */
+  readonly compression: OllmConfig['compaction'];
 }
 
 /** The defaults (docs/runtime.md lists them); `home` is filled from the environment. */
-export const DEFAULT_OLLM_CONFIG: Omit<OllmConfig, 'home'> = {
+export const DEFAULT_OLLM_CONFIG: Omit<OllmConfig, 'home' | 'compression'> = {
   model: 'llama3.2:3b',
   api: 'ollama',
   host: 'http://127.0.0.1:11434',
   contextSize: 16_384,
   provider: 'goal-aware',
-  compression: {
+  compaction: {
     enabled: true,
     autoPipeline: 'mask,code-aware,trim,goal-aware',
     threshold: 0.8,
@@ -47,5 +53,6 @@ export const DEFAULT_OLLM_CONFIG: Omit<OllmConfig, 'home'> = {
     userShare: 0.5,
     // replyReserve is left unset: its default depends on the window, known only once connected.
   },
+  providerOptions: {},
   snapshots: { enabled: true, autoCreate: true, retain: 20 },
 };

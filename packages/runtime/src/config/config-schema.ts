@@ -1,5 +1,22 @@
 import { z } from 'zod';
 
+/** The `compaction` section: when and how the runtime compacts. */
+const compactionSection = z
+  .object({
+    enabled: z.boolean(),
+    autoPipeline: z.string().min(1),
+    threshold: z.number().gt(0).max(1),
+    preserveRecent: z.number().int().min(0),
+    summaryMaxTokens: z.number().int().min(16),
+    maxToolResultTokens: z.number().int().min(1),
+    reasoningStripAgeThreshold: z.number().int().min(0),
+    circuitBreakerFailures: z.number().int().min(1),
+    userShare: z.number().gt(0).max(1),
+    replyReserve: z.number().int().min(16),
+  })
+  .partial()
+  .strict();
+
 /** The shape of an ollm config file (every key optional; defaults fill the rest). */
 export const ollmConfigSchema = z
   .object({
@@ -9,21 +26,14 @@ export const ollmConfigSchema = z
     baseURL: z.string().url(),
     contextSize: z.number().int().min(512),
     provider: z.string().min(1),
-    compression: z
-      .object({
-        enabled: z.boolean(),
-        autoPipeline: z.string().min(1),
-        threshold: z.number().gt(0).max(1),
-        preserveRecent: z.number().int().min(0),
-        summaryMaxTokens: z.number().int().min(16),
-        maxToolResultTokens: z.number().int().min(1),
-        reasoningStripAgeThreshold: z.number().int().min(0),
-        circuitBreakerFailures: z.number().int().min(1),
-        userShare: z.number().gt(0).max(1),
-        replyReserve: z.number().int().min(16),
-      })
-      .partial()
-      .strict(),
+    compaction: compactionSection,
+    /** @deprecated The old name of `compaction`, still read (a file may use either, or both: `compaction` wins). */
+    compression: compactionSection,
+    /**
+     * Each provider's own options, keyed by provider name (`{ "trim": { "previewLines": 0 } }`):
+     * the `providerOptions` the context manager and `ollm compact` give each provider.
+     */
+    providerOptions: z.record(z.string().min(1), z.record(z.string(), z.unknown())),
     snapshots: z
       .object({
         enabled: z.boolean(),

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import type { ProviderOptions } from '@ollm/core';
 import type { z } from 'zod';
 import { InvalidConfigError } from '../errors/invalid-config-error.js';
 import { ollmHome } from '../storage/storage-id.js';
@@ -11,6 +12,8 @@ export interface LoadedConfig {
   /** Where each key's value came from: `default`, a file path, `env:NAME` or `flag`. */
   readonly sources: Readonly<Record<string, string>>;
   readonly files: readonly string[];
+  /** What still works but should change: a file using the old `compression` section name. */
+  readonly warnings: readonly string[];
 }
 
 export interface LoadConfigOptions {
@@ -35,7 +38,9 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
   const { cosmiconfig } = await import('cosmiconfig');
   // zod too: importing @ollm/core must stay cheap for commands that never read config.
   const { ollmConfigSchema } = await import('./config-schema.js');
-  const validate = (value: unknown, file: string) => validateWith(ollmConfigSchema, value, file);
+  const warnings: string[] = [];
+  // Validated as written (an error names the key the file uses), then with `compression` read as `compaction`.
+  const validate = (value: unknown, file: string) => withCompactionSection(validateWith(ollmConfigSchema, value, file), file, warnings);
   const explorer = cosmiconfig('ollm', { cache: false });
   const sources: Record<string, string> = {};
   const files: string[] = [];
@@ -72,18 +77,33 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
 
   if (options.overrides) layer(validate(options.overrides, 'flags'), 'flag');
 
-  const config: OllmConfig = {
+  const config = {
     ...DEFAULT_OLLM_CONFIG,
     ...stripNested(merged),
     home,
-    compression: { ...DEFAULT_OLLM_CONFIG.compression, ...merged.compression },
+    compaction: { ...DEFAULT_OLLM_CONFIG.compaction, ...merged.compaction },
+    providerOptions: mergeProviderOptions(DEFAULT_OLLM_CONFIG.providerOptions, merged.providerOptions),
     snapshots: { ...DEFAULT_OLLM_CONFIG.snapshots, ...merged.snapshots },
     ...(env.OPENAI_API_KEY ? { apiKey: env.OPENAI_API_KEY } : {}),
-  };
+  } as OllmConfig;
+  // The deprecated name of the section, for code written against ollm 0.1; not enumerated, so
+  // `ollm config` and JSON show the section once.
+  Object.defineProperty(config, 'compression', { get: () => config.compaction, enumerable: false });
   for (const key of flattenKeys(DEFAULT_OLLM_CONFIG as OllmConfigInput)) sources[key] ??= 'default';
   sources.home = env.OLLM_HOME ? 'env:OLLM_HOME' : 'default';
   if (env.OPENAI_API_KEY) sources.apiKey = 'env:OPENAI_API_KEY';
-  return { config, sources, files };
+  return { config, sources, files, warnings };
+}
+
+/**
+ * A layer with its `compression` section (the name ollm 0.1 used) read as `compaction`; keys
+ * under `compaction` win when a file has both. Each layer that uses the old name adds a warning.
+ */
+function withCompactionSection(input: OllmConfigInput, file: string, warnings: string[]): OllmConfigInput {
+  const { compression, ...rest } = input;
+  if (compression === undefined) return input;
+  warnings.push(`${file}: "compression" is the old name of the "compaction" section; it still works, but rename it`);
+  return { ...rest, compaction: { ...compression, ...rest.compaction } };
 }
 
 function validateWith(schema: z.ZodType<OllmConfigInput>, value: unknown, file: string): OllmConfigInput {
@@ -103,22 +123,34 @@ function mergeConfig(base: OllmConfigInput, next: OllmConfigInput): OllmConfigIn
   return {
     ...base,
     ...next,
-    compression: { ...base.compression, ...next.compression },
+    compaction: { ...base.compaction, ...next.compaction },
+    providerOptions: mergeProviderOptions(base.providerOptions, next.providerOptions),
     snapshots: { ...base.snapshots, ...next.snapshots },
   };
 }
 
-function stripNested(config: OllmConfigInput): Omit<OllmConfigInput, 'compression' | 'snapshots'> {
-  const { compression: _compression, snapshots: _snapshots, ...rest } = config;
+/** Per provider, key by key: a flag or a later file sets one option and keeps that provider's others. */
+function mergeProviderOptions(base: ProviderOptions = {}, next: ProviderOptions = {}): ProviderOptions {
+  const merged: Record<string, Readonly<Record<string, unknown>>> = { ...base };
+  for (const [provider, options] of Object.entries(next)) merged[provider] = { ...base[provider], ...options };
+  return merged;
+}
+
+function stripNested(config: OllmConfigInput): Omit<OllmConfigInput, 'compaction' | 'compression' | 'snapshots' | 'providerOptions'> {
+  const { compaction: _compaction, compression: _compression, snapshots: _snapshots, providerOptions: _providerOptions, ...rest } = config;
   return rest;
 }
 
+/** Dotted keys of the leaves; a provider's option (`providerOptions.trim.previewLines`) is one, whatever its value. */
 function flattenKeys(value: object, prefix = ''): string[] {
   const keys: string[] = [];
   for (const [key, member] of Object.entries(value)) {
     if (member === undefined) continue;
     const path = prefix ? `${prefix}.${key}` : key;
-    if (member !== null && typeof member === 'object' && !Array.isArray(member)) keys.push(...flattenKeys(member, path));
+    if (path === 'providerOptions') {
+      for (const [provider, options] of Object.entries(member as ProviderOptions))
+        keys.push(...Object.keys(options).map((option) => `${path}.${provider}.${option}`));
+    } else if (member !== null && typeof member === 'object' && !Array.isArray(member)) keys.push(...flattenKeys(member, path));
     else keys.push(path);
   }
   return keys;

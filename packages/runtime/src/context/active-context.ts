@@ -2,7 +2,7 @@ import type { CompactionResult, Message, TokenCounting } from '@ollm/core';
 import { quoteUserMessage, type FoldedUserQuote } from './folded-user-quotes.js';
 
 /**
- * The conversation a `ContextManager` sends: the active messages (what compression changes), the
+ * The conversation a `ContextManager` sends: the active messages (what compaction changes), the
  * user messages still waiting for their reply (never folded), and the quotes of user messages
  * folded out (kept in the system message). The full record lives in the session history.
  */

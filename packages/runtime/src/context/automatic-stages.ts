@@ -13,7 +13,7 @@ import {
 import type { ContextEventEmitter } from '../events/context-events.js';
 import type { CircuitBreaker } from './circuit-breaker.js';
 
-/** What the automatic policy needs of the context it compresses (the `ContextManager` gives it). */
+/** What the automatic policy needs of the context it compacts (the `ContextManager` gives it). */
 export interface StageHost {
   readonly events: ContextEventEmitter;
   readonly breaker: CircuitBreaker;
@@ -22,7 +22,7 @@ export interface StageHost {
   readonly logger: Logger | undefined;
   /** Names of v1 providers to treat as model stages although they do not declare `usesModel`. */
   readonly modelProviders: readonly string[];
-  /** Still over the compression target (or the trigger): another stage should run. */
+  /** Still over the compaction target (or the trigger): another stage should run. */
   overTarget(): boolean;
   targetLimit(): number;
   /** Compacts the live context with one stage (validated); `inputLength` is how many messages it saw. */
@@ -70,12 +70,12 @@ export async function runAutomaticStages(
   });
   for (const stage of options.useModel ? modelStages : []) {
     if (abortSignal?.aborted) {
-      host.events.emit('compression-skipped', { provider: stage.name, reason: 'cancelled' });
+      host.events.emit('compaction-skipped', { provider: stage.name, reason: 'cancelled' });
       break;
     }
     if (!host.overTarget() || !host.model) break;
     if (host.breaker.isOpen) {
-      host.events.emit('compression-skipped', {
+      host.events.emit('compaction-skipped', {
         provider: stage.name,
         reason: `circuit open after ${host.breaker.consecutiveFailures} consecutive failures; rule-based stages only`,
       });
@@ -105,16 +105,16 @@ export async function runAutomaticStages(
 
 function reportNoSaving(host: StageHost, stage: ContextProvider, result: CompactionResult): void {
   const why = result.limitations.length > 0 ? ` (${result.limitations.join('; ')})` : '';
-  host.events.emit('compression-skipped', { provider: stage.name, reason: `the result was not smaller than its input${why}` });
+  host.events.emit('compaction-skipped', { provider: stage.name, reason: `the result was not smaller than its input${why}` });
 }
 
 /** A failed stage is an event. Only model stages count toward the circuit breaker. */
 function reportStageError(host: StageHost, stage: ContextProvider, error: unknown, abortSignal: AbortSignal | undefined, modelStage: boolean): void {
   if (abortSignal?.aborted) {
-    host.events.emit('compression-skipped', { provider: stage.name, reason: 'cancelled' });
+    host.events.emit('compaction-skipped', { provider: stage.name, reason: 'cancelled' });
     return;
   }
-  host.events.emit('compression-error', {
+  host.events.emit('compaction-error', {
     provider: stage.name,
     error: error instanceof Error ? error : new Error(String(error)),
     consecutiveFailures: modelStage ? host.breaker.consecutiveFailures + 1 : 0,

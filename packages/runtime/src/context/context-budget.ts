@@ -1,7 +1,7 @@
 /**
  * The budget of one context: the window less the reply reserve is what a request may hold
  * (`requestLimit`); `available = requestLimit - system prompt - checkpoints` is what the
- * conversation may use, and automatic compression starts at `threshold x available`.
+ * conversation may use, and automatic compaction starts at `threshold x available`.
  */
 export interface ContextBudget {
   readonly contextSize: number;

@@ -32,33 +32,33 @@ function fill(manager: ContextManager, turns: number): void {
   }
 }
 
-describe('ContextManager while a compression is running', () => {
-  it('keeps a message added during the compression, after the compressed context', async () => {
+describe('ContextManager while a compaction is running', () => {
+  it('keeps a message added during the compaction, after the compacted context', async () => {
     const registry = new ProviderRegistry();
     registry.register(slowStage({ count: 0 }));
     const manager = new ContextManager({ contextSize: 2_000, registry, autoPipeline: 'slow' });
     fill(manager, 5);
-    const running = manager.compress('slow');
+    const running = manager.compact('slow');
     const late = manager.addMessage({ role: 'user', parts: [{ type: 'text', text: 'typed during the compression' }] });
     await running;
     expect(manager.activeMessages.at(-1)).toBe(late);
-    expect(manager.compressionCount).toBe(1);
+    expect(manager.compactionCount).toBe(1);
   });
 
-  it('runs one automatic compression at a time; a manual request waits for it', async () => {
+  it('runs one automatic compaction at a time; a manual request waits for it', async () => {
     const registry = new ProviderRegistry();
     const runs = { count: 0 };
     registry.register(slowStage(runs));
     const manager = new ContextManager({ contextSize: 2_000, registry, autoPipeline: 'slow' });
     fill(manager, 5);
-    const [first, second] = await Promise.all([manager.maybeCompress(), manager.maybeCompress()]);
+    const [first, second] = await Promise.all([manager.maybeCompact(), manager.maybeCompact()]);
     expect(first?.provider).toBe('slow');
     expect(second).toBeUndefined();
     expect(runs.count).toBe(1);
     fill(manager, 1);
-    const automatic = manager.maybeCompress();
-    const manual = manager.compress('slow');
+    const automatic = manager.maybeCompact();
+    const manual = manager.compact('slow');
     await Promise.all([automatic, manual]);
-    expect(manager.compressionCount).toBe(runs.count);
+    expect(manager.compactionCount).toBe(runs.count);
   });
 });

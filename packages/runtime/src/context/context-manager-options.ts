@@ -13,9 +13,11 @@ export interface ContextManagerOptions {
    */
   readonly replyReserve?: number;
   /**
-   * Compress automatically at the threshold. Default true. When false, only what keeps a request
+   * Compact automatically at the threshold. Default true. When false, only what keeps a request
    * inside the window runs before a send (the rule stages and the window guard, no model stage).
    */
+  readonly automaticCompaction?: boolean;
+  /** @deprecated Use `automaticCompaction` (read when that is not given). */
   readonly automaticCompression?: boolean;
   /** The time new messages are stamped with; tests inject one. Default the system clock. */
   readonly clock?: () => Date;
@@ -28,9 +30,9 @@ export interface ContextManagerOptions {
   /** For reliability: the model's name (`llama3.2:3b`) and, when known, its size in billions. */
   readonly modelName?: string;
   readonly modelSizeBillions?: number;
-  /** Compress when the conversation reaches threshold x available. Default 0.8. */
+  /** Compact when the conversation reaches threshold x available. Default 0.8. */
   readonly threshold?: number;
-  /** After compressing, aim for this share of the window (system prompt excluded). Default 0.5. */
+  /** After compacting, aim for this share of the window (system prompt excluded). Default 0.5. */
   readonly targetRatio?: number;
   /**
    * Automatic policy as a pipeline: the rule-based stages run first; the stages that use a model
@@ -53,11 +55,11 @@ export interface ContextManagerOptions {
   readonly extraConfig?: Readonly<Record<string, unknown>>;
   /** Each provider's own options, keyed by provider name; over `extraConfig`. */
   readonly providerOptions?: ProviderOptions;
-  /** The full uncompressed record on disk. */
+  /** The full record on disk, never compacted. */
   readonly history?: SessionHistory;
   readonly snapshots?: SnapshotStore;
   readonly sessionId?: string;
-  /** Take a snapshot before every compression. Default true when `snapshots` is given. */
+  /** Take a snapshot before every compaction. Default true when `snapshots` is given. */
   readonly autoSnapshot?: boolean;
   readonly logger?: Logger;
 }

@@ -1,7 +1,7 @@
 import type { CompactionResult, LanguageModel, LanguageModelResult, Message } from '@ollm/core';
 
-/** What a compression did: the stages that changed the context, merged into one result. */
-export interface CompressionOutcome {
+/** What a compaction did: the stages that changed the context, merged into one result. */
+export interface CompactionOutcome {
   /** The stages that changed the context, comma-separated (`mask,goal-aware`). */
   readonly provider: string;
   readonly trigger: 'automatic' | 'manual';
@@ -9,10 +9,15 @@ export interface CompressionOutcome {
   readonly result: CompactionResult;
 }
 
-/** Cancels a compression in flight: stages not yet run are skipped; the window is still kept. */
-export interface CompressOptions {
+/** Cancels a compaction in flight: stages not yet run are skipped; the window is still kept. */
+export interface CompactOptions {
   readonly abortSignal?: AbortSignal;
 }
+
+/** @deprecated Use `CompactionOutcome`. */
+export type CompressionOutcome = CompactionOutcome;
+/** @deprecated Use `CompactOptions`. */
+export type CompressOptions = CompactOptions;
 
 /** A request the runtime checked against the window: send `messages` with `maxOutputTokens`. */
 export interface PreparedRequest {
@@ -25,7 +30,7 @@ export interface PreparedRequest {
   readonly requestLimit: number;
 }
 
-export interface CompleteOptions extends CompressOptions {
+export interface CompleteOptions extends CompactOptions {
   /** Default: the manager's `model`. */
   readonly model?: LanguageModel;
   readonly temperature?: number;

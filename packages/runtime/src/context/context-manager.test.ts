@@ -105,9 +105,9 @@ function addTurn(manager: ContextManager, outputSize = 600, assistantWords = 0):
 function record(manager: ContextManager): Record<string, number> {
   const counts: Record<string, number> = {};
   const names: ContextEventName[] = [
-    'compressed',
-    'compression-error',
-    'compression-skipped',
+    'compacted',
+    'compaction-error',
+    'compaction-skipped',
     'circuit-open',
     'auto-snapshot-created',
     'snapshot-restored',
@@ -135,38 +135,38 @@ describe('ContextManager', () => {
     );
   });
 
-  it('compresses automatically at the threshold and never sends more than the window', async () => {
+  it('compacts automatically at the threshold and never sends more than the window', async () => {
     const registry = new ProviderRegistry();
     registry.register(shortenToolResults);
     const manager = new ContextManager({ contextSize: 4_000, registry, autoPipeline: 'shorten' });
     const counts = record(manager);
     for (let index = 0; index < 40; index += 1) {
       addTurn(manager);
-      await manager.maybeCompress();
+      await manager.maybeCompact();
       expect(manager.tokens.countMessages(manager.messagesForModel())).toBeLessThanOrEqual(4_000);
     }
-    expect(counts.compressed).toBeGreaterThan(0);
-    expect(manager.compressionCount).toBe(counts.compressed);
+    expect(counts.compacted).toBeGreaterThan(0);
+    expect(manager.compactionCount).toBe(counts.compacted);
   });
 
-  it('counts a compression that took several stages once, with one compressed event naming them', async () => {
+  it('counts a compaction that took several stages once, with one compacted event naming them', async () => {
     const registry = new ProviderRegistry();
     registry.register(shortenToolResults);
     registry.register(halveAssistantText);
     const home = newHome();
     const history = new SessionHistory({ home, sessionId: 'stages' });
     const manager = new ContextManager({ contextSize: 3_000, registry, autoPipeline: 'shorten,halve', history });
-    const compressed: { provider: string; stages: readonly string[]; compressionCount: number }[] = [];
-    manager.on('compressed', (payload) => compressed.push(payload));
+    const compacted: { provider: string; stages: readonly string[]; compactionCount: number }[] = [];
+    manager.on('compacted', (payload) => compacted.push(payload));
     let outcome;
     for (let index = 0; index < 40 && !outcome; index += 1) {
       addTurn(manager, 600, 1000);
-      outcome = await manager.maybeCompress();
+      outcome = await manager.maybeCompact();
     }
     expect(outcome?.provider).toBe('shorten,halve');
-    expect(compressed).toEqual([{ ...compressed[0], provider: 'shorten,halve', stages: ['shorten', 'halve'], compressionCount: 1 }]);
-    expect(manager.compressionCount).toBe(1);
-    expect(readSession(home, 'stages').metadata.compressionCount).toBe(1);
+    expect(compacted).toEqual([{ ...compacted[0], provider: 'shorten,halve', stages: ['shorten', 'halve'], compactionCount: 1 }]);
+    expect(manager.compactionCount).toBe(1);
+    expect(readSession(home, 'stages').metadata.compactionCount).toBe(1);
   });
 
   it('opens the circuit after 3 model failures, falls back to rule-based stages, and says so', async () => {
@@ -177,15 +177,15 @@ describe('ContextManager', () => {
     const counts = record(manager);
     for (let index = 0; index < 30; index += 1) {
       addTurn(manager);
-      await manager.maybeCompress();
+      await manager.maybeCompact();
       expect(manager.tokens.countMessages(manager.messagesForModel())).toBeLessThanOrEqual(3_000);
     }
     expect(calls.count).toBe(3);
-    expect(counts['compression-error']).toBe(3);
+    expect(counts['compaction-error']).toBe(3);
     expect(counts['circuit-open']).toBe(1);
-    expect(counts['compression-skipped']).toBeGreaterThan(0);
+    expect(counts['compaction-skipped']).toBeGreaterThan(0);
     // The window guard kept the conversation inside the window without the model.
-    expect(counts.compressed).toBeGreaterThan(0);
+    expect(counts.compacted).toBeGreaterThan(0);
   });
 
   it('counts a model stage that saved nothing as a failure only when it called the model', async () => {
@@ -196,15 +196,15 @@ describe('ContextManager', () => {
       const counts = record(manager);
       for (let index = 0; index < 20; index += 1) {
         addTurn(manager);
-        await manager.maybeCompress();
+        await manager.maybeCompact();
       }
       // Nothing to summarise costs nothing and is retried; paying for no saving opens the circuit.
       expect(counts['circuit-open'] ?? 0, `modelCalls ${modelCalls}`).toBe(modelCalls === 0 ? 0 : 1);
-      expect(counts['compression-error'] ?? 0).toBe(0);
+      expect(counts['compaction-error'] ?? 0).toBe(0);
     }
   });
 
-  it('writes an automatic snapshot only for attempts that compressed, holding the context they replaced', async () => {
+  it('writes an automatic snapshot only for attempts that compacted, holding the context they replaced', async () => {
     const registry = new ProviderRegistry();
     registry.register(unchangedModelStage(0));
     const snapshots = new SnapshotStore({ home: newHome() });
@@ -214,12 +214,12 @@ describe('ContextManager', () => {
     for (let index = 0; index < 20; index += 1) {
       addTurn(manager);
       const before = [...manager.activeMessages];
-      if (await manager.maybeCompress()) replaced = before;
+      if (await manager.maybeCompact()) replaced = before;
     }
     // Only the window guard changed anything; the stage that saved nothing ran on many more turns.
-    expect(counts.compressed).toBeGreaterThan(0);
-    expect(counts['compression-skipped']).toBeGreaterThan(counts.compressed!);
-    expect(counts['auto-snapshot-created']).toBe(counts.compressed);
+    expect(counts.compacted).toBeGreaterThan(0);
+    expect(counts['compaction-skipped']).toBeGreaterThan(counts.compacted!);
+    expect(counts['auto-snapshot-created']).toBe(counts.compacted);
     expect(snapshots.read('lazy', manager.listSnapshots()[0]!.id).context.messages).toEqual(replaced);
   });
 
@@ -231,44 +231,44 @@ describe('ContextManager', () => {
     const counts = record(manager);
     for (let index = 0; index < 20; index += 1) {
       addTurn(manager);
-      await manager.maybeCompress();
+      await manager.maybeCompact();
     }
     expect(counts['circuit-open']).toBe(1);
     expect(model.calls).toBe(3);
     model.broken = false;
     addTurn(manager);
-    await manager.compress('switchable');
+    await manager.compact('switchable');
     for (let index = 0; index < 10; index += 1) {
       addTurn(manager);
-      await manager.maybeCompress();
+      await manager.maybeCompact();
     }
-    // Automatic compression uses the model again.
+    // Automatic compaction uses the model again.
     expect(model.calls).toBeGreaterThan(4);
     expect(counts['circuit-open']).toBe(1);
   });
 
-  it('keeps the full record on disk whatever compression does', async () => {
+  it('keeps the full record on disk whatever compaction does', async () => {
     const home = newHome();
     const registry = new ProviderRegistry();
     registry.register(shortenToolResults);
     const history = new SessionHistory({ home, sessionId: 'full' });
     const manager = new ContextManager({ contextSize: 3_000, registry, autoPipeline: 'shorten', history });
     const added: Message[] = [];
-    manager.on('compressed', () => undefined);
+    manager.on('compacted', () => undefined);
     for (let index = 0; index < 15; index += 1) {
       const before = manager.activeMessages.length;
       addTurn(manager);
       added.push(...manager.activeMessages.slice(before));
-      await manager.maybeCompress();
+      await manager.maybeCompact();
     }
     history.close();
     const stored = readSession(home, 'full');
     expect(stored.messages).toEqual(added);
-    expect(stored.metadata.compressionCount).toBe(manager.compressionCount);
-    expect(manager.compressionCount).toBeGreaterThan(0);
+    expect(stored.metadata.compactionCount).toBe(manager.compactionCount);
+    expect(manager.compactionCount).toBeGreaterThan(0);
   });
 
-  it('takes a snapshot before each compression and restores exactly the saved context', async () => {
+  it('takes a snapshot before each compaction and restores exactly the saved context', async () => {
     const home = newHome();
     const registry = new ProviderRegistry();
     registry.register(shortenToolResults);
@@ -279,7 +279,7 @@ describe('ContextManager', () => {
     manager.addMessage({ role: 'assistant', parts: [{ type: 'text', text: '[GOAL] Finish the migration\n[DECISION] Keep the old API - LOCKED' }] });
     const saved = manager.createSnapshot('before trim');
     const stateBefore = manager.state();
-    await manager.compress('shorten');
+    await manager.compact('shorten');
     expect(counts['auto-snapshot-created']).toBe(1);
     expect(manager.state()).not.toEqual(stateBefore);
     addTurn(manager);
@@ -291,7 +291,7 @@ describe('ContextManager', () => {
     expect(manager.listSnapshots()).toHaveLength(2);
   });
 
-  it('renders the goal into the system message, which is never compressed', () => {
+  it('renders the goal into the system message, which is never compacted', () => {
     const manager = new ContextManager({ contextSize: 8_000, registry: new ProviderRegistry(), systemPrompt: 'You are a coding agent.' });
     manager.addMessage({
       role: 'assistant',
@@ -316,7 +316,7 @@ describe('ContextManager', () => {
     expect(manager.budget().conversationTokens).toBeGreaterThan(estimated * 1.4);
   });
 
-  it('scores reliability from the model size and the compressions', async () => {
+  it('scores reliability from the model size and the compactions', async () => {
     const registry = new ProviderRegistry();
     registry.register(shortenToolResults);
     const manager = new ContextManager({ contextSize: 50_000, registry, modelName: 'llama3.2:3b' });
@@ -324,7 +324,7 @@ describe('ContextManager', () => {
     const large = new ContextManager({ contextSize: 50_000, registry, modelName: 'llama3.3:70b' });
     expect(large.reliability().level).toBe('high');
     addTurn(large);
-    await large.compress('shorten');
+    await large.compact('shorten');
     expect(large.reliability().level).toBe('medium');
   });
 
@@ -334,28 +334,28 @@ describe('ContextManager', () => {
     const manager = new ContextManager({ contextSize: 8_000, registry });
     addTurn(manager);
     const before = [...manager.activeMessages];
-    await expect(manager.compress('broken')).rejects.toThrowError(/Provider "broken" failed/);
-    await expect(manager.compress('nope')).rejects.toThrowError(/No context provider named "nope"/);
+    await expect(manager.compact('broken')).rejects.toThrowError(/Provider "broken" failed/);
+    await expect(manager.compact('nope')).rejects.toThrowError(/No context provider named "nope"/);
     expect(manager.activeMessages).toEqual(before);
-    expect(manager.compressionCount).toBe(0);
+    expect(manager.compactionCount).toBe(0);
   });
 
-  it('does not count a requested compression that saved nothing', async () => {
+  it('does not count a requested compaction that saved nothing', async () => {
     const registry = new ProviderRegistry();
     registry.register(shortenToolResults);
     const manager = new ContextManager({ contextSize: 50_000, registry });
     const counts = record(manager);
     manager.addMessage({ role: 'user', parts: [{ type: 'text', text: 'nothing to shorten here' }] });
     const before = [...manager.activeMessages];
-    const outcome = await manager.compress('shorten');
+    const outcome = await manager.compact('shorten');
     expect(outcome.result.stats.tokensAfter).toBe(outcome.result.stats.tokensBefore);
-    expect(manager.compressionCount).toBe(0);
-    expect(counts.compressed).toBeUndefined();
-    expect(counts['compression-skipped']).toBe(1);
+    expect(manager.compactionCount).toBe(0);
+    expect(counts.compacted).toBeUndefined();
+    expect(counts['compaction-skipped']).toBe(1);
     expect(manager.activeMessages).toEqual(before);
   });
 
-  it('cancels an automatic compression in flight without counting it as a model failure', async () => {
+  it('cancels an automatic compaction in flight without counting it as a model failure', async () => {
     const registry = new ProviderRegistry();
     const waitsForCancel: ContextProviderV1 = {
       specificationVersion: 'v1',
@@ -368,13 +368,13 @@ describe('ContextManager', () => {
     registry.register(waitsForCancel);
     const manager = new ContextManager({ contextSize: 3_000, registry, autoPipeline: 'slow-model', modelProviders: ['slow-model'], model: unusedModel });
     const counts = record(manager);
-    while (!manager.shouldCompress()) addTurn(manager);
+    while (!manager.shouldCompact()) addTurn(manager);
     const controller = new AbortController();
-    const running = manager.maybeCompress({ abortSignal: controller.signal });
+    const running = manager.maybeCompact({ abortSignal: controller.signal });
     controller.abort();
     await running;
-    expect(counts['compression-error']).toBeUndefined();
-    expect(counts['compression-skipped']).toBe(1);
+    expect(counts['compaction-error']).toBeUndefined();
+    expect(counts['compaction-skipped']).toBe(1);
     expect(manager.tokens.countMessages(manager.messagesForModel())).toBeLessThanOrEqual(3_000);
   });
 });

@@ -14,7 +14,7 @@ export interface TruncatedToolResult {
 /**
  * Cuts every tool result over `factor x maxToolResultTokens` to its head and tail within
  * `maxToolResultTokens`, whatever the threshold says: one huge command output must not take the
- * window, or be sent whole until the next compression. The full output is saved under `logdir`
+ * window, or be sent whole until the next compaction. The full output is saved under `logdir`
  * (by sha256) and the placeholder names the reference `ollm recover` takes. Pinned messages stay.
  */
 export function truncateOversizedToolResults(

@@ -14,7 +14,7 @@ export function resolveReplyReserve(contextSize: number, configured: number | un
   if (!Number.isInteger(reserve) || reserve < MINIMUM_REPLY_RESERVE || reserve > contextSize / 2) {
     throw new InvalidArgumentError({
       argument: 'replyReserve',
-      message: `The reply reserve (--reply-reserve, compression.replyReserve) must be a whole number of tokens from ${MINIMUM_REPLY_RESERVE} to half the window (${Math.floor(contextSize / 2)} of ${contextSize}); got ${configured}.`,
+      message: `The reply reserve (--reply-reserve, compaction.replyReserve) must be a whole number of tokens from ${MINIMUM_REPLY_RESERVE} to half the window (${Math.floor(contextSize / 2)} of ${contextSize}); got ${configured}.`,
     });
   }
   return reserve;

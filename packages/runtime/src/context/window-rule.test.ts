@@ -33,15 +33,15 @@ function addToolTurn(manager: ContextManager, index: number, outputWords: number
 }
 
 describe('the window rule: every request fits the window less the reply reserve', () => {
-  it('compresses before sending when the pending message would not fit, under the threshold or not', async () => {
+  it('compacts before sending when the pending message would not fit, under the threshold or not', async () => {
     const manager = managerWith({ contextSize: 4_096, stages: [shortenToolResults] });
-    const compressed: string[] = [];
-    manager.on('compressed', (event) => compressed.push(event.provider));
+    const compacted: string[] = [];
+    manager.on('compacted', (event) => compacted.push(event.provider));
     for (let index = 0; index < 4; index += 1) addToolTurn(manager, index, 500);
     manager.addMessage({ role: 'user', parts: [{ type: 'text', text: words(1_200, 'paste') }] });
     expect(manager.fitsWindow()).toBe(false);
     const request = await manager.prepareRequest();
-    expect(compressed).toEqual(['shorten']);
+    expect(compacted).toEqual(['shorten']);
     expect(request.tokens).toBeLessThanOrEqual(4_096 - 614);
     expect(manager.tokens.countMessages(request.messages)).toBeLessThanOrEqual(request.requestLimit);
     expect(request.maxOutputTokens).toBe(614);
@@ -83,7 +83,7 @@ describe('the window rule: every request fits the window less the reply reserve'
     expect((await manager.prepareRequest()).tokens).toBeLessThanOrEqual(1_741);
   });
 
-  it('compresses a context restored at 99% of the window before its first send', async () => {
+  it('compacts a context restored at 99% of the window before its first send', async () => {
     const manager = managerWith({ contextSize: 4_096, stages: [shortenToolResults] });
     for (let index = 0; index < 7; index += 1) addToolTurn(manager, index, 430);
     const snapshotState = manager.state();
@@ -92,7 +92,7 @@ describe('the window rule: every request fits the window less the reply reserve'
     expect(restored.budget().totalTokens / 4_096).toBeGreaterThan(0.95);
     restored.addMessage({ role: 'user', parts: [{ type: 'text', text: 'and now?' }] });
     const request = await restored.prepareRequest();
-    expect(restored.compressionCount).toBe(1);
+    expect(restored.compactionCount).toBe(1);
     expect(request.tokens).toBeLessThanOrEqual(request.requestLimit);
   });
 
@@ -106,7 +106,7 @@ describe('the window rule: every request fits the window less the reply reserve'
       manager.addMessage({ role: 'user', parts: [{ type: 'text', text: `question ${index}: ${words(60, `q${index}-`)}` }] });
       await manager.prepareRequest();
       manager.addMessage({ role: 'assistant', parts: [{ type: 'text', text: `answer ${index}` }] });
-      await manager.maybeCompress();
+      await manager.maybeCompact();
       expect(manager.budget().totalTokens).toBeLessThanOrEqual(manager.budget().requestLimit);
     }
     expect(folded).toContain(task.id);
@@ -128,7 +128,7 @@ describe('the window rule: every request fits the window less the reply reserve'
     manager.addMessage({ role: 'user', parts: [{ type: 'text', text: 'run the tests' }] });
     manager.addMessage({ role: 'assistant', parts: [{ type: 'tool-call', callId: 'c1', name: 'bash', input: { command: 'pytest' } }] });
     manager.addMessage({ role: 'tool', parts: [{ type: 'tool-result', callId: 'c1', output }] });
-    expect(manager.shouldCompress()).toBe(false);
+    expect(manager.shouldCompact()).toBe(false);
     const request = await manager.prepareRequest();
     const sent = request.messages.at(-1)!.parts[0]!;
     expect(sent.type === 'tool-result' && manager.tokens.countText(sent.output)).toBeLessThanOrEqual(200);
@@ -139,40 +139,40 @@ describe('the window rule: every request fits the window less the reply reserve'
     expect(existsSync(saved)).toBe(true);
     const [file] = (await import('node:fs')).readdirSync(saved);
     expect(readFileSync(join(saved, file!), 'utf8')).toBe(output);
-    // A result under twice the limit is left to the compression stages.
+    // A result under twice the limit is left to the compaction stages.
     manager.addMessage({ role: 'assistant', parts: [{ type: 'tool-call', callId: 'c2', name: 'bash', input: { command: 'ls' } }] });
     manager.addMessage({ role: 'tool', parts: [{ type: 'tool-result', callId: 'c2', output: words(150, 'ls') }] });
     await manager.prepareRequest();
     expect(truncated).toHaveLength(1);
   });
 
-  it('with automaticCompression off, compresses only what a send needs, and never on its own', async () => {
+  it('with automaticCompaction off, compacts only what a send needs, and never on its own', async () => {
     const registry = new ProviderRegistry();
     registry.register(shortenToolResults);
-    const manager = new ContextManager({ contextSize: 4_096, registry, autoPipeline: 'shorten', automaticCompression: false });
+    const manager = new ContextManager({ contextSize: 4_096, registry, autoPipeline: 'shorten', automaticCompaction: false });
     const skipped: string[] = [];
-    manager.on('compression-skipped', (event) => skipped.push(event.reason));
+    manager.on('compaction-skipped', (event) => skipped.push(event.reason));
     for (let index = 0; index < 7; index += 1) addToolTurn(manager, index, 430);
-    expect(manager.shouldCompress()).toBe(true);
-    expect(await manager.maybeCompress()).toBeUndefined();
-    expect(manager.compressionCount).toBe(0);
+    expect(manager.shouldCompact()).toBe(true);
+    expect(await manager.maybeCompact()).toBeUndefined();
+    expect(manager.compactionCount).toBe(0);
     expect(skipped).toContain('automatic compression is off; requests are still kept inside the window');
     manager.addMessage({ role: 'user', parts: [{ type: 'text', text: 'and now?' }] });
     const request = await manager.prepareRequest();
     expect(request.tokens).toBeLessThanOrEqual(request.requestLimit);
-    expect(manager.compressionCount).toBe(1);
+    expect(manager.compactionCount).toBe(1);
   });
 
-  it('says when an automatic compression is not needed', async () => {
+  it('says when an automatic compaction is not needed', async () => {
     const manager = managerWith({ contextSize: 8_192, stages: [shortenToolResults] });
     const skipped: string[] = [];
-    manager.on('compression-skipped', (event) => skipped.push(event.reason));
+    manager.on('compaction-skipped', (event) => skipped.push(event.reason));
     manager.addMessage({ role: 'user', parts: [{ type: 'text', text: 'hello' }] });
-    expect(await manager.maybeCompress()).toBeUndefined();
+    expect(await manager.maybeCompact()).toBeUndefined();
     expect(skipped).toEqual([expect.stringMatching(/^not needed: the conversation holds \d+ tokens, under the trigger of \d+$/)]);
   });
 
-  it('keeps the calibration at or above the exact count, so an under-reporting server cannot switch compression off', () => {
+  it('keeps the calibration at or above the exact count, so an under-reporting server cannot switch compaction off', () => {
     const manager = managerWith({ contextSize: 4_096, stages: [shortenToolResults] });
     for (let index = 0; index < 3; index += 1) addToolTurn(manager, index, 600);
     const before = manager.budget().totalTokens;
@@ -181,6 +181,6 @@ describe('the window rule: every request fits the window less the reply reserve'
     manager.recordReportedPromptTokens(Math.round(manager.tokens.countMessages(sent) * 0.6), sent);
     expect(manager.calibrationRatio).toBe(1);
     expect(manager.budget().totalTokens).toBe(before);
-    expect(manager.shouldCompress()).toBe(true);
+    expect(manager.shouldCompact()).toBe(true);
   });
 });

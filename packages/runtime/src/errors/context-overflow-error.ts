@@ -4,7 +4,7 @@ const marker = 'ollm.error.context-overflow';
 const symbol = Symbol.for(marker);
 
 /**
- * A request could not be made to fit the window even after every compression stage: what is
+ * A request could not be made to fit the window even after every compaction stage: what is
  * left is the system prompt, pinned messages and the messages the model has not answered yet.
  * Nothing was sent. The message says by how much, and what to do.
  */

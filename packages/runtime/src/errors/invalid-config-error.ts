@@ -8,7 +8,7 @@ export class InvalidConfigError extends OllmError {
   private readonly [symbol] = true;
   /** The config file path, `environment` or `flags`. */
   readonly file: string;
-  /** Dotted key, e.g. `compression.threshold`. */
+  /** Dotted key, e.g. `compaction.threshold`. */
   readonly key: string;
 
   constructor({ file, key, reason }: { file: string; key: string; reason: string }) {

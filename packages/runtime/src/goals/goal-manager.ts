@@ -2,7 +2,7 @@ import { parseGoalMarker, renderGoalBlock, type ArtifactAction, type CheckpointS
 
 /**
  * Keeps the active goal from the markers a model writes in its answers. The goal block it renders
- * goes into the system prompt and is never compressed.
+ * goes into the system prompt and is never compacted.
  */
 export class GoalManager {
   private description: string | undefined;

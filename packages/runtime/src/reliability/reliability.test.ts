@@ -3,17 +3,17 @@ import { computeReliability, parseModelSize, reliabilityLevel, reliabilityWarnin
 
 describe('reliability', () => {
   it('follows the documented formula', () => {
-    expect(computeReliability({ modelSizeBillions: 70, compressionCount: 0 }).score).toBeCloseTo(0.95);
-    expect(computeReliability({ modelSizeBillions: 32, compressionCount: 1 }).score).toBeCloseTo(0.85 * 0.85);
-    expect(computeReliability({ modelSizeBillions: 13, compressionCount: 2 }).score).toBeCloseTo(0.7 * 0.7);
-    expect(computeReliability({ modelSizeBillions: 8, compressionCount: 10 }).score).toBeCloseTo(0.5 * 0.3);
-    expect(computeReliability({ modelSizeBillions: 3, compressionCount: 0, contextConfidence: 0.5 }).score).toBeCloseTo(0.15);
+    expect(computeReliability({ modelSizeBillions: 70, compactionCount: 0 }).score).toBeCloseTo(0.95);
+    expect(computeReliability({ modelSizeBillions: 32, compactionCount: 1 }).score).toBeCloseTo(0.85 * 0.85);
+    expect(computeReliability({ modelSizeBillions: 13, compactionCount: 2 }).score).toBeCloseTo(0.7 * 0.7);
+    expect(computeReliability({ modelSizeBillions: 8, compactionCount: 10 }).score).toBeCloseTo(0.5 * 0.3);
+    expect(computeReliability({ modelSizeBillions: 3, compactionCount: 0, contextConfidence: 0.5 }).score).toBeCloseTo(0.15);
   });
 
-  it('says unknown, not critical, when the model size is unknown, whatever the compressions', () => {
-    expect(computeReliability({ modelSizeBillions: undefined, compressionCount: 0 })).toEqual({ score: 0.5, level: 'unknown' });
-    expect(computeReliability({ modelSizeBillions: undefined, compressionCount: 6 }).level).toBe('unknown');
-    expect(computeReliability({ modelSizeBillions: 3, compressionCount: 0 }).level).toBe('critical');
+  it('says unknown, not critical, when the model size is unknown, whatever the compactions', () => {
+    expect(computeReliability({ modelSizeBillions: undefined, compactionCount: 0 })).toEqual({ score: 0.5, level: 'unknown' });
+    expect(computeReliability({ modelSizeBillions: undefined, compactionCount: 6 }).level).toBe('unknown');
+    expect(computeReliability({ modelSizeBillions: 3, compactionCount: 0 }).level).toBe('critical');
   });
 
   it('maps scores to the documented levels', () => {

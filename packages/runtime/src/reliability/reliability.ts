@@ -11,25 +11,31 @@ export interface Reliability {
 const UNKNOWN_SIZE_FACTOR = 0.5;
 
 /**
- * The score: model-size factor x max(1 - 0.15 x compressions, 0.3) x context confidence.
+ * The score: model-size factor x max(1 - 0.15 x compactions, 0.3) x context confidence.
  * An unknown model size gives the level `unknown` rather than a guess: a name without a size
- * (`my-model`, OpenAI models) says nothing about how well the model copes with compression.
+ * (`my-model`, OpenAI models) says nothing about how well the model copes with compaction.
  */
-export function computeReliability({
-  modelSizeBillions,
-  compressionCount,
-  contextConfidence = 1,
-}: {
-  modelSizeBillions: number | undefined;
-  compressionCount: number;
-  contextConfidence?: number;
-}): Reliability {
-  const size = modelSizeBillions;
+export function computeReliability(input: ReliabilityInput): Reliability {
+  const { modelSizeBillions: size, contextConfidence = 1 } = input;
+  const compactionCount = input.compactionCount ?? input.compressionCount ?? 0;
   const modelFactor = size === undefined ? UNKNOWN_SIZE_FACTOR : size >= 70 ? 0.95 : size >= 30 ? 0.85 : size >= 13 ? 0.7 : size >= 7 ? 0.5 : 0.3;
-  const compressionPenalty = Math.max(1 - compressionCount * 0.15, 0.3);
-  const score = modelFactor * compressionPenalty * Math.min(Math.max(contextConfidence, 0), 1);
+  const compactionPenalty = Math.max(1 - compactionCount * 0.15, 0.3);
+  const score = modelFactor * compactionPenalty * Math.min(Math.max(contextConfidence, 0), 1);
   return { score, level: size === undefined ? 'unknown' : reliabilityLevel(score) };
 }
+
+/** What the score is computed from: the model's size, the compactions so far, the context confidence. */
+export type ReliabilityInput = {
+  readonly modelSizeBillions: number | undefined;
+  readonly contextConfidence?: number;
+} & (
+  | { readonly compactionCount: number; readonly compressionCount?: undefined }
+  | {
+      /** @deprecated Use `compactionCount`. */
+      readonly compressionCount: number;
+      readonly compactionCount?: undefined;
+    }
+);
 
 /** high >= 85%, medium 60-84%, low 40-59%, critical < 40%. */
 export function reliabilityLevel(score: number): Exclude<ReliabilityLevel, 'unknown'> {
@@ -57,13 +63,13 @@ export function parseModelSize(nameOrParameterSize: string | undefined): number 
 
 /**
  * The warning, shown when reliability falls to low or critical, and when a session starts
- * there (no compression yet: then it says the model starts at that level).
+ * there (no compaction yet: then it says the model starts at that level).
  */
-export function reliabilityWarning(model: string, compressionCount: number, level: ReliabilityLevel = 'low'): string {
+export function reliabilityWarning(model: string, compactionCount: number, level: ReliabilityLevel = 'low'): string {
   const cause =
-    compressionCount === 0
+    compactionCount === 0
       ? `Your model (${model}) starts at reliability ${level}, before any compression.`
-      : `Your model (${model}) has compressed the conversation ${compressionCount} time${compressionCount === 1 ? '' : 's'}.`;
+      : `Your model (${model}) has compressed the conversation ${compactionCount} time${compactionCount === 1 ? '' : 's'}.`;
   return [
     '⚠️ Context Compression Warning',
     cause,

@@ -10,7 +10,12 @@ export interface ExportedSession {
   provider?: string;
   messages: { role: Message['role']; parts: unknown[]; timestamp?: string }[];
   toolCalls: { id: string; name: string; args: unknown; result?: { llmContent: string; isError?: boolean }; timestamp?: string }[];
-  metadata: { tokenCount: number; compressionCount: number };
+  metadata: {
+    tokenCount: number;
+    compactionCount: number;
+    /** @deprecated Use `compactionCount` (the same number; kept for readers of the first layout). */
+    compressionCount: number;
+  };
 }
 
 /** Converts a session's full history to the JSON session layout (tool calls joined with their results). */
@@ -41,6 +46,6 @@ export function exportSession(record: SessionRecord): ExportedSession {
       ...(message.timestamp ? { timestamp: message.timestamp } : {}),
     })),
     toolCalls,
-    metadata: { tokenCount: record.metadata.tokenCount, compressionCount: record.metadata.compressionCount },
+    metadata: { tokenCount: record.metadata.tokenCount, compactionCount: record.metadata.compactionCount, compressionCount: record.metadata.compactionCount },
   };
 }

@@ -33,18 +33,35 @@ describe('SessionHistory', () => {
     history.append(user('a', 'hello'), 5);
     history.append({ id: 'b', role: 'assistant', parts: [{ type: 'tool-call', callId: 'c1', name: 'bash', input: { command: 'ls' } }] }, 9);
     history.append({ id: 'c', role: 'tool', parts: [{ type: 'tool-result', callId: 'c1', output: 'file.txt' }] }, 4);
-    history.recordCompression({ provider: 'trim', tokensBefore: 18, tokensAfter: 10 });
+    history.recordCompaction({ provider: 'trim', tokensBefore: 18, tokensAfter: 10 });
     history.close();
     const record = readSession(home, 's1');
     expect(record.messages.map((message) => message.id)).toEqual(['a', 'b', 'c']);
-    expect(record.metadata).toEqual({ tokenCount: 18, compressionCount: 1, messageCount: 3 });
+    expect(record.metadata).toEqual({ tokenCount: 18, compactionCount: 1, compressionCount: 1, messageCount: 3 });
     expect(record.model).toBe('llama3.2:3b');
     const exported = exportSession(record);
     expect(exported.toolCalls).toEqual([{ id: 'c1', name: 'bash', args: { command: 'ls' }, result: { llmContent: 'file.txt' } }]);
-    expect(exported.metadata).toEqual({ tokenCount: 18, compressionCount: 1 });
+    expect(exported.metadata).toEqual({ tokenCount: 18, compactionCount: 1, compressionCount: 1 });
     expect(listSessions(home).map((session) => session.sessionId)).toEqual(['s1']);
     deleteSession(home, 's1');
     expect(listSessions(home)).toEqual([]);
+  });
+
+  it('keeps the deprecated recordCompression, and reads the compression entries ollm 0.1 wrote', () => {
+    const home = newHome();
+    const history = new SessionHistory({ home, sessionId: 's-old' });
+    history.recordCompression({ provider: 'trim', tokensBefore: 18, tokensAfter: 10 });
+    appendFileSync(
+      history.path,
+      `${JSON.stringify({ type: 'compression', provider: 'mask', tokensBefore: 10, tokensAfter: 8, at: '2026-01-01T00:00:01.000Z' })}\n`,
+    );
+    history.close();
+    const lines = readFileSync(history.path, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string });
+    expect(lines.map((line) => line.type)).toEqual(['session', 'compaction', 'compression']);
+    expect(readSession(home, 's-old').metadata).toMatchObject({ compactionCount: 2, compressionCount: 2 });
   });
 
   it('appends without rewriting: earlier bytes never change', () => {

@@ -9,6 +9,8 @@ export const HISTORY_FILE = 'history.jsonl';
 export type SessionEntry =
   | { readonly type: 'session'; readonly sessionId: string; readonly startTime: string; readonly model?: string; readonly provider?: string }
   | { readonly type: 'message'; readonly message: Message; readonly tokens?: number; readonly at: string }
+  | { readonly type: 'compaction'; readonly provider: string; readonly tokensBefore: number; readonly tokensAfter: number; readonly at: string }
+  /** How ollm 0.1 wrote a compaction entry; read as `compaction`. */
   | { readonly type: 'compression'; readonly provider: string; readonly tokensBefore: number; readonly tokensAfter: number; readonly at: string }
   | { readonly type: 'metadata'; readonly model?: string; readonly provider?: string; readonly at: string };
 
@@ -19,7 +21,13 @@ export interface SessionRecord {
   readonly model?: string;
   readonly provider?: string;
   readonly messages: readonly Message[];
-  readonly metadata: { readonly tokenCount: number; readonly compressionCount: number; readonly messageCount: number };
+  readonly metadata: {
+    readonly tokenCount: number;
+    readonly compactionCount: number;
+    /** @deprecated Use `compactionCount` (the same number). */
+    readonly compressionCount: number;
+    readonly messageCount: number;
+  };
   /** True when the last line was cut by a crash and ignored. */
   readonly recoveredFromPartialWrite: boolean;
 }
@@ -36,7 +44,7 @@ export interface SessionHistoryOptions {
 }
 
 /**
- * The full, uncompressed record of a session: `$OLLM_HOME/sessions/<id>/history.jsonl`, one JSON
+ * The full record of a session, never compacted: `$OLLM_HOME/sessions/<id>/history.jsonl`, one JSON
  * entry per line, appended and never rewritten. An append costs the same at turn 10 and 100,000.
  * Each append is one write under a cross-process lock, after repairing a line a crashed writer may
  * have cut, so a SIGKILL loses at most the entry being written and two writers never interleave.
@@ -69,8 +77,13 @@ export class SessionHistory {
     this.write({ type: 'message', message, tokens, at: this.now() });
   }
 
+  recordCompaction(entry: { provider: string; tokensBefore: number; tokensAfter: number }): void {
+    this.write({ type: 'compaction', ...entry, at: this.now() });
+  }
+
+  /** @deprecated Use `recordCompaction` (it writes the same entry). */
   recordCompression(entry: { provider: string; tokensBefore: number; tokensAfter: number }): void {
-    this.write({ type: 'compression', ...entry, at: this.now() });
+    this.recordCompaction(entry);
   }
 
   recordMetadata(entry: { model?: string; provider?: string }): void {
@@ -147,15 +160,15 @@ export function readSessionFile(path: string): SessionRecord {
   let provider = header?.type === 'session' ? header.provider : undefined;
   const messages: Message[] = [];
   let tokenCount = 0;
-  let compressionCount = 0;
+  let compactionCount = 0;
   let lastActivity = header?.type === 'session' ? header.startTime : '';
   for (const entry of entries) {
     if (entry.type === 'message') {
       messages.push(entry.message);
       tokenCount += entry.tokens ?? 0;
       lastActivity = entry.at;
-    } else if (entry.type === 'compression') {
-      compressionCount += 1;
+    } else if (entry.type === 'compaction' || entry.type === 'compression') {
+      compactionCount += 1;
       lastActivity = entry.at;
     } else if (entry.type === 'metadata') {
       model = entry.model ?? model;
@@ -169,7 +182,7 @@ export function readSessionFile(path: string): SessionRecord {
     ...(model !== undefined ? { model } : {}),
     ...(provider !== undefined ? { provider } : {}),
     messages,
-    metadata: { tokenCount, compressionCount, messageCount: messages.length },
+    metadata: { tokenCount, compactionCount, compressionCount: compactionCount, messageCount: messages.length },
     recoveredFromPartialWrite,
   };
 }

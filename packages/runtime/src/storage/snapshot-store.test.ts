@@ -23,7 +23,7 @@ const state = (text: string): ContextState => ({
     decisions: [{ description: 'use zod', locked: true }],
     artifacts: [],
   },
-  compressionCount: 2,
+  compactionCount: 2,
   providerState: { 'goal-aware': { checkpoints: 1 } },
 });
 

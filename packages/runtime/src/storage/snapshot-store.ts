@@ -5,16 +5,34 @@ import type { FoldedUserQuote } from '../context/folded-user-quotes.js';
 import { resolveInside, validateStorageId } from './storage-id.js';
 import { redactSecrets } from './redact-secrets.js';
 
-/** The full state of a conversation's context at one moment. */
-export interface ContextState {
+/**
+ * The full state of a conversation's context at one moment. It holds `compactionCount`; a state
+ * saved by ollm 0.1 (a snapshot, a session's context.json) holds `compressionCount` instead, and
+ * is read the same (`compactionCountOf`).
+ */
+export type ContextState = ContextStateFields &
+  (
+    | { readonly compactionCount: number; readonly compressionCount?: undefined }
+    | {
+        /** @deprecated Use `compactionCount`: the name ollm 0.1 saved it under, still read. */
+        readonly compressionCount: number;
+        readonly compactionCount?: undefined;
+      }
+  );
+
+interface ContextStateFields {
   readonly systemPrompt: string;
   readonly messages: readonly Message[];
   readonly goal?: GoalState;
-  readonly compressionCount: number;
   /** Provider-private state (e.g. goal-aware checkpoints), as plain JSON. */
   readonly providerState?: Readonly<Record<string, unknown>>;
   /** User messages the window guard folded out, kept as quotes in the system message. */
   readonly foldedQuotes?: readonly FoldedUserQuote[];
+}
+
+/** The compactions a context state had been through, whichever name it was saved with. */
+export function compactionCountOf(state: ContextState): number {
+  return state.compactionCount ?? state.compressionCount ?? 0;
 }
 
 export interface ContextSnapshot {

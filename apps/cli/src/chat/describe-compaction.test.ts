@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { describeCompression, describeRemoved } from './describe-compression.js';
+import { describeCompaction, describeRemoved } from './describe-compaction.js';
 
-describe('describeCompression', () => {
+describe('describeCompaction', () => {
   const event = {
     provider: 'trim',
     stages: ['trim'],
@@ -9,12 +9,12 @@ describe('describeCompression', () => {
     stats: { tokensBefore: 12_000, tokensAfter: 6_100, timeMs: 3 },
     removed: [],
     limitations: [],
-    compressionCount: 1,
+    compactionCount: 1,
   };
 
   it('prints tokens before and after, and says when it was automatic', () => {
-    expect(describeCompression(event)).toBe('compressed with trim: 12,000 -> 6,100 tokens');
-    expect(describeCompression({ ...event, provider: 'mask,goal-aware', trigger: 'automatic' })).toBe(
+    expect(describeCompaction(event)).toBe('compressed with trim: 12,000 -> 6,100 tokens');
+    expect(describeCompaction({ ...event, provider: 'mask,goal-aware', trigger: 'automatic' })).toBe(
       'compressed with mask,goal-aware (automatic): 12,000 -> 6,100 tokens',
     );
   });

@@ -1,13 +1,13 @@
 import { type Checkpoint, checkpointOf, type CompactionResult, isCheckpointMessage, type Message, type TokenCounting } from '@ollm/core';
 import type { ContextEventEmitter } from '../events/context-events.js';
 
-/** What a compression's events compare against: the checkpoints and conversation it started from. */
-export interface CompressionBaseline {
+/** What a compaction's events compare against: the checkpoints and conversation it started from. */
+export interface CompactionBaseline {
   readonly checkpoints: ReadonlyMap<string, Checkpoint>;
   readonly hadConversation: boolean;
 }
 
-export function compressionBaseline(messages: readonly Message[]): CompressionBaseline {
+export function compactionBaseline(messages: readonly Message[]): CompactionBaseline {
   return {
     checkpoints: new Map(messages.filter(isCheckpointMessage).map((message) => [message.id, checkpointOf(message)!])),
     hadConversation: messages.some((message) => message.role !== 'system' && !isCheckpointMessage(message)),
@@ -15,20 +15,20 @@ export function compressionBaseline(messages: readonly Message[]): CompressionBa
 }
 
 /**
- * Emits the events of one compression, in order: checkpoints created or aged, user messages
- * folded, `compressed`, and `rollover-complete` when only checkpoints and assistant text remain.
+ * Emits the events of one compaction, in order: checkpoints created or aged, user messages
+ * folded, `compacted` (and the deprecated `compressed`), and `rollover-complete` when only checkpoints and assistant text remain.
  */
-export function reportCompression(
+export function reportCompaction(
   events: ContextEventEmitter,
   tokens: TokenCounting,
   input: {
-    readonly baseline: CompressionBaseline;
+    readonly baseline: CompactionBaseline;
     readonly messages: readonly Message[];
     readonly provider: string;
     readonly stages: readonly string[];
     readonly trigger: 'automatic' | 'manual';
     readonly result: CompactionResult;
-    readonly compressionCount: number;
+    readonly compactionCount: number;
   },
 ): void {
   const { baseline, messages, provider, result } = input;
@@ -44,14 +44,14 @@ export function reportCompression(
   if (result.folded && result.folded.length > 0) {
     events.emit('user-messages-folded', { messageIds: result.folded.map((entry) => entry.messageId), reason: result.folded[0]!.reason });
   }
-  events.emit('compressed', {
+  events.emit('compacted', {
     provider,
     stages: input.stages,
     trigger: input.trigger,
     stats: result.stats,
     removed: result.removed,
     limitations: result.limitations,
-    compressionCount: input.compressionCount,
+    compactionCount: input.compactionCount,
   });
   const keptConversation = messages.some((message) => message.role !== 'system' && !isCheckpointMessage(message) && message.role !== 'assistant');
   if (baseline.hadConversation && !keptConversation) {

@@ -3,12 +3,12 @@ import type { ContextEvents } from '@ollm/runtime';
 import { formatInteger } from '../output/format-number.js';
 
 /** `compressed with trim: 12,000 -> 6,100 tokens` (automatic ones say so). */
-export function describeCompression(event: ContextEvents['compressed']): string {
+export function describeCompaction(event: ContextEvents['compacted']): string {
   const how = event.trigger === 'automatic' ? ' (automatic)' : '';
   return `compressed with ${event.provider}${how}: ${formatInteger(event.stats.tokensBefore)} -> ${formatInteger(event.stats.tokensAfter)} tokens`;
 }
 
-/** What a compression removed, by kind: `removed: 3 tool-result (2,400 tokens), 1 message (310 tokens); saved under ~/.ollm/removed`. */
+/** What a compaction removed, by kind: `removed: 3 tool-result (2,400 tokens), 1 message (310 tokens); saved under ~/.ollm/removed`. */
 export function describeRemoved(removed: readonly RemovedContent[], savedUnder: string): string {
   if (removed.length === 0) return 'removed: nothing (content was shortened or summarised in place)';
   const byKind = new Map<string, { count: number; tokens: number }>();
