@@ -78,11 +78,11 @@ describe.skipIf(!built)('the built ollm binary (dist/bin.js)', () => {
     expect(packages).toContain('@ollm/plugin-trim');
   });
 
-  it.skipIf(!fixturesPresent)('compacts a real transcript with trim to a pipe, flushing all of it', () => {
+  it.skipIf(!fixturesPresent)('compacts a real transcript with the default provider (fold) to a pipe, flushing all of it', () => {
     const run = ollm(['compact', sweAgentFixture]);
     expect(run.status).toBe(0);
     // Other workspace plugins that are not built may add warning lines; the summary is the last line.
-    expect(run.stderr.trimEnd().split('\n').at(-1)).toMatch(/^trim: 18,553 -> [\d,]+ tokens \(-\d+\.\d%\), \d+ pieces saved under .+$/);
+    expect(run.stderr.trimEnd().split('\n').at(-1)).toMatch(/^fold: 18,553 -> [\d,]+ tokens \(-\d+\.\d%\), \d+ pieces saved under .+$/);
     const document = JSON.parse(run.stdout) as { instance_id: string; messages: unknown[] };
     expect(document.instance_id).toBe('django__django-11999');
     expect(document.messages).toHaveLength(120);

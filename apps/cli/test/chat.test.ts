@@ -137,7 +137,8 @@ describe.skipIf(!binaryBuilt)('ollm chat (the built binary, piped stdin, fake mo
     expect(run.stdout).toContain(chatReply('And this one works'));
     const sessionId = /session (\S+) ·/.exec(run.stdout)![1]!;
     expect(run.stdout).toMatch(/^goal-aware\s+auto, --provider\s+@ollm\/plugin-goal-aware\s/m);
-    expect(run.stdout).toMatch(/^trim\s+auto\s+@ollm\/plugin-trim\s/m);
+    expect(run.stdout).toMatch(/^fold\s+auto\s+@ollm\/plugin-fold\s/m);
+    expect(run.stdout).toMatch(/^trim\s+@ollm\/plugin-trim\s/m);
     expect(run.stdout).toMatch(new RegExp(`^\\* ${sessionId}\\s`, 'm'));
     expect(run.stdout).toMatch(/^#1 \(.+\)\nuser: This reply will hang$/m);
     expect(run.stdout).toMatch(/^3 messages recorded in /m);
@@ -198,6 +199,8 @@ describe.skipIf(!binaryBuilt)('ollm chat (the built binary, piped stdin, fake mo
     });
     try {
       const questions = Array.from({ length: 9 }, (_, index) => `question ${index + 1}`);
+      // The rule stages of before fold: they cannot reach the target of a chat without tool output, so the model stage runs.
+      writeFileSync(join(folder.path, '.ollmrc.json'), JSON.stringify({ compaction: { autoPipeline: 'mask,code-aware,trim,goal-aware' } }));
       const run = await runBinary(['--host', failing.url, '--model', 'fake-llama:8b', '--context-size', '1024'], env, folder.path, `${questions.join('\n')}\n`);
       expect(run.code).toBe(0);
       const warnings = run.stderr.trimEnd().split('\n');

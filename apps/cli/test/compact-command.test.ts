@@ -227,7 +227,7 @@ describe.skipIf(!fixturesPresent || !existsSync(new URL('../../../plugins/trim/s
       const registry = testRegistry();
       registry.register(trim, '@ollm/plugin-trim');
       const out = join(folder.path, 'small.traj.json');
-      const run = await runOllm(['--no-plugins', 'compact', sweAgentFixture, '--out', out, '--json'], {
+      const run = await runOllm(['--no-plugins', 'compact', sweAgentFixture, '--provider', 'trim', '--out', out, '--json'], {
         cwd: folder.path,
         env: { OLLM_HOME: join(folder.path, 'home') },
         registry,

@@ -27,7 +27,7 @@ describe.skipIf(!fixturesPresent || !trimPresent)('ollm compact: providerOptions
     const { default: trim } = await import('@ollm/plugin-trim');
     const registry = testRegistry();
     registry.register(trim, '@ollm/plugin-trim');
-    return runOllm(['--no-plugins', 'compact', sweAgentFixture, '--json', '--out', join(folder.path, 'out.traj.json'), ...args], {
+    return runOllm(['--no-plugins', 'compact', sweAgentFixture, '--provider', 'trim', '--json', '--out', join(folder.path, 'out.traj.json'), ...args], {
       cwd: folder.path,
       env,
       registry,

@@ -1,3 +1,16 @@
+import { DEFAULT_BUDGETS, DEFAULT_CUTS, DEFAULT_STRATEGY_NAMES } from './future-need/defaults.js';
+
+/** The future-need workload of a run (future-need/): which conversations, cuts, budgets, strategies. */
+export interface FutureNeedMode {
+  readonly strategies: readonly string[];
+  readonly cuts: readonly number[];
+  readonly budgets: readonly number[];
+  /** Undefined: every SWE-agent trajectory the run loaded; else the smallest N of them. */
+  readonly maximumSweAgentFiles?: number;
+  /** tau-bench dialogs measured too (0: none). */
+  readonly maximumTauBenchRuns: number;
+}
+
 /** How much work a run does: `full` for docs/benchmarks.md, `quick` as CI's smoke run. */
 export interface BenchMode {
   readonly name: 'full' | 'quick';
@@ -19,6 +32,8 @@ export interface BenchMode {
   readonly historyAppends: number;
   /** How many times the largest transcript is repeated for the `ollm compact` memory run. */
   readonly compactScale: number;
+  /** Undefined leaves future-need retention out. */
+  readonly futureNeed?: FutureNeedMode;
 }
 
 export const FULL_MODE: BenchMode = {
@@ -26,7 +41,7 @@ export const FULL_MODE: BenchMode = {
   coldCountRepetitions: 3,
   appendSizes: [100, 1_000, 10_000, 100_000],
   appendsPerSize: 200,
-  targets: [0.5, 0.25],
+  targets: [0.5, 0.25, 0.1],
   compactionRepetitions: 3,
   largestRepetitions: 5,
   goalAwareTurns: 1_000,
@@ -35,6 +50,7 @@ export const FULL_MODE: BenchMode = {
   historySizes: [100, 100_000],
   historyAppends: 200,
   compactScale: 10,
+  futureNeed: { strategies: DEFAULT_STRATEGY_NAMES, cuts: DEFAULT_CUTS, budgets: DEFAULT_BUDGETS, maximumTauBenchRuns: 200 },
 };
 
 export const QUICK_MODE: BenchMode = {
@@ -44,7 +60,7 @@ export const QUICK_MODE: BenchMode = {
   appendsPerSize: 20,
   maximumSweAgentFiles: 2,
   maximumTauBenchRuns: 5,
-  targets: [0.5, 0.25],
+  targets: [0.5, 0.25, 0.1],
   compactionRepetitions: 1,
   largestRepetitions: 1,
   goalAwareTurns: 100,
@@ -53,4 +69,6 @@ export const QUICK_MODE: BenchMode = {
   historySizes: [100, 1_000],
   historyAppends: 20,
   compactScale: 1,
+  // CI's smoke run: the 2 SWE-agent trajectories quick mode loads, no tau-bench (about a second).
+  futureNeed: { strategies: DEFAULT_STRATEGY_NAMES, cuts: DEFAULT_CUTS, budgets: DEFAULT_BUDGETS, maximumSweAgentFiles: 2, maximumTauBenchRuns: 0 },
 };

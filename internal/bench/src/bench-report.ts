@@ -2,6 +2,7 @@ import type { CompactMemoryResult } from './compact-memory-workload.js';
 import type { CompactionSummary } from './compaction-summary.js';
 import type { CompactionCase } from './compaction-workload.js';
 import type { FixtureSet } from './fixture-set.js';
+import type { FutureNeedReport } from './future-need/report.js';
 import type { GoalAwareSessionResult } from './goal-aware-workload.js';
 import type { MachineDescription } from './machine.js';
 import type { SessionHistoryResult } from './session-history-workload.js';
@@ -40,4 +41,6 @@ export interface BenchReport {
   readonly goalAware: readonly GoalAwareSessionResult[] | { readonly skipped: string };
   readonly sessionHistory: SessionHistoryResult;
   readonly compactMemory: CompactMemoryResult;
+  /** Future-need retention (future-need/); absent from reports written before it existed. */
+  readonly futureNeed?: FutureNeedReport | { readonly skipped: string };
 }

@@ -49,6 +49,18 @@ describe('quick mode on one tiny fixture', () => {
     expect(report.sessionHistory.sizes.map((size) => size.turns)).toEqual([10, 100]);
     expect(report.compactMemory.messages).toBeGreaterThan(0);
 
+    // Future-need retention in its reduced form: the SWE-agent trajectory only, no tau-bench.
+    if (!report.futureNeed || 'skipped' in report.futureNeed) throw new Error('future-need was not measured');
+    expect(report.futureNeed.fixtures.conversations).toEqual({ 'swe-agent': 1 });
+    // 1 trajectory x 2 cuts x 4 strategies x 3 budgets.
+    expect(report.futureNeed.cases).toHaveLength(2 * 4 * 3);
+    expect(report.futureNeed.summaries.map((summary) => summary.strategy)).toEqual([
+      'mask,code-aware,trim',
+      'trim',
+      'ai-sdk pruneMessages (ladder to budget)',
+      'langchain trimMessages (startOn human/ai)',
+    ]);
+
     const files = writeReport(report, root);
     expect(files.json).toBe(join(root, 'bench', 'results', 'quick.json'));
     expect(JSON.parse(readFileSync(files.json, 'utf8')).mode).toBe('quick');
@@ -57,6 +69,10 @@ describe('quick mode on one tiny fixture', () => {
     expect(markdown).toContain('| trim | 50% |');
     expect(markdown).toMatch(/Retention by probe kind at 25%[\s\S]*\| strategy \| user-id \(\d+\)/);
     expect(markdown).toContain('(quick-tradeoff.svg)');
+    expect(markdown).toMatch(/## 5\. Future-need retention[\s\S]*<!-- recorded: future-need -->[\s\S]*\| mask,code-aware,trim \| 6\/6 \|/);
+    expect(markdown).toContain('(quick-future-need.svg)');
+    expect(files.futureNeedChart).toBe(join(root, 'bench', 'results', 'quick-future-need.svg'));
+    expect(readFileSync(files.futureNeedChart!, 'utf8')).toMatch(/^<svg [^>]*>[\s\S]*<polyline[\s\S]*<\/svg>\n$/);
     expect(readFileSync(files.chart, 'utf8')).toMatch(/^<svg [^>]*>[\s\S]*<circle[\s\S]*<\/svg>\n$/);
     // Quick mode never touches docs/.
     expect(existsSync(join(root, 'docs'))).toBe(false);

@@ -2,6 +2,7 @@ import type { BenchReport } from './bench-report.js';
 import type { CompactionSummary } from './compaction-summary.js';
 import type { CompactionCase } from './compaction-workload.js';
 import { median } from './measure.js';
+import { futureNeedSection } from './future-need/section.js';
 import { renderNotes } from './render-notes.js';
 import { retentionByKindTable } from './retention-by-kind.js';
 import { formatMilliseconds, formatNumber, formatPercent, markdownTable } from './markdown-table.js';
@@ -242,6 +243,9 @@ function fixtureCount(report: BenchReport, folder: string): number {
   return report.fixtures.files.filter((file) => file.file.startsWith(folder)).reduce((sum, file) => sum + file.conversations, 0);
 }
 
+/** The future-need chart beside docs/benchmarks.md (also written by record-docs). */
+export const FUTURE_NEED_CHART = 'benchmarks-future-need.svg';
+
 /** docs/benchmarks.md, generated: every number comes from `report`. */
 export function renderBenchmarks(report: BenchReport): string {
   const { machine } = report;
@@ -260,6 +264,7 @@ export function renderBenchmarks(report: BenchReport): string {
     ...compactionSection(report),
     ...goalAwareSection(report),
     ...storageSection(report),
+    ...futureNeedSection(5, report.futureNeed ?? { skipped: 'not measured by this run' }, FUTURE_NEED_CHART),
     ...renderNotes(report),
   ];
   return `${lines.join('\n').trimEnd()}\n`;

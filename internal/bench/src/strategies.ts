@@ -3,6 +3,8 @@ import { pruneMessages, type ModelMessage } from 'ai';
 import { TokenCounter, compactWith, createTokenizer, type Message } from '@ollm/core';
 import { ProviderRegistry } from '@ollm/runtime';
 import codeAware from '@ollm/plugin-code-aware';
+import fold from '@ollm/plugin-fold';
+import goalAware from '@ollm/plugin-goal-aware';
 import mask from '@ollm/plugin-mask';
 import trim from '@ollm/plugin-trim';
 import { fromLangChainMessages, toLangChainMessages } from './langchain-messages.js';
@@ -21,6 +23,8 @@ export interface PreparedRun {
   output(): readonly Message[];
   /** Why the last run failed, if it did. */
   error(): string | undefined;
+  /** What the last run chose, when the strategy picks a setting (the AI SDK ladder's rung). */
+  detail?(): string | undefined;
 }
 
 export interface Strategy {
@@ -39,7 +43,24 @@ export function counterFor(messages: readonly Message[], warm: boolean): TokenCo
   return counter;
 }
 
-function ollmStrategy(name: string, registry: ProviderRegistry): Strategy {
+/**
+ * Every ollm plugin the bench depends on, registered by name as the CLI does, so any pipeline of
+ * them (`fold`, `mask,code-aware,trim`) can be asked for. goal-aware needs a model: run without one, it
+ * fails and the strategy reports the error (its input unchanged).
+ */
+export const BENCH_PROVIDERS = [fold, trim, mask, codeAware, goalAware] as const;
+
+export function createBenchRegistry(): ProviderRegistry {
+  const registry = new ProviderRegistry();
+  for (const provider of BENCH_PROVIDERS) registry.register(provider);
+  return registry;
+}
+
+/**
+ * Any ollm pipeline string (`trim`, `mask,code-aware,trim`) through `registry.get` and `compactWith`.
+ * An unknown name throws `NoSuchProviderError` (listing the registered names) here, not at run time.
+ */
+export function ollmStrategy(name: string, registry: ProviderRegistry = createBenchRegistry()): Strategy {
   const provider = registry.get(name);
   return {
     name,
@@ -68,7 +89,7 @@ function ollmStrategy(name: string, registry: ProviderRegistry): Strategy {
   };
 }
 
-function langChainStrategy(start: LangChainStart): Strategy {
+export function langChainStrategy(start: LangChainStart): Strategy {
   return {
     name: start === 'human' ? 'langchain trimMessages (startOn human)' : 'langchain trimMessages (startOn human/ai)',
     family: 'LangChain.js',
@@ -118,10 +139,9 @@ const aiSdkStrategy: Strategy = {
 
 /** ollm's rule-based providers (registered by name, as the CLI does) and the two competitors. */
 export function createStrategies(): Strategy[] {
-  const registry = new ProviderRegistry();
-  for (const provider of [trim, mask, codeAware]) registry.register(provider);
+  const registry = createBenchRegistry();
   return [
-    ...['trim', 'mask', 'code-aware', 'mask,code-aware,trim'].map((name) => ollmStrategy(name, registry)),
+    ...['fold', 'trim', 'mask', 'code-aware', 'mask,code-aware,trim'].map((name) => ollmStrategy(name, registry)),
     langChainStrategy('human'),
     langChainStrategy('human-or-ai'),
     aiSdkStrategy,

@@ -30,12 +30,17 @@ export const DEFAULT_FOLD_OPTIONS: ResolvedFoldOptions = {
   lineCharacters: 120,
 };
 
-/** Factory options, overridden by the call's `providerOptions`; every value a non-negative integer. */
+/**
+ * Factory options, overridden by the call's `providerOptions`; every value a non-negative integer.
+ * An unknown factory option is an error; unknown keys of the call's options are other stages' settings.
+ */
 export function resolveFoldOptions(options: FoldOptions, overrides: Readonly<Record<string, unknown>> = {}): ResolvedFoldOptions {
   const resolved: Record<string, number> = { ...DEFAULT_FOLD_OPTIONS };
   for (const source of [options as Record<string, unknown>, overrides]) {
     for (const [key, value] of Object.entries(source)) {
       if (value === undefined) continue;
+      // The call's options may carry the host's shared settings for every stage: only fold's own keys are read there.
+      if (source === overrides && !(key in DEFAULT_FOLD_OPTIONS)) continue;
       if (!(key in DEFAULT_FOLD_OPTIONS)) {
         throw new InvalidArgumentError({
           argument: `fold.${key}`,

@@ -41,7 +41,7 @@ interface CompactOptions {
 export const compactCommand = defineCommand((command: Command, context: CommandContext) => {
   command
     .argument('<file>', 'transcript file (format detected)')
-    .option('--provider <name>', 'provider name, or a comma list run as a pipeline (mask,trim)', 'trim')
+    .option('--provider <name>', 'provider name, or a comma list run as a pipeline (mask,trim)', 'fold')
     .option('--limit <tokens>', 'target size: tokens (8000) or a share of each conversation (50%)', '50%')
     .option('--logdir <dir>', 'where removed content is saved, as <dir>/removed/<sha256>.txt (default: $OLLM_HOME or ~/.ollm)')
     .option('--out <file>', 'write the compacted transcript here (atomically) instead of stdout')

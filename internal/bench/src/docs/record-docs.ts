@@ -2,13 +2,16 @@
  * `pnpm run docs` (from the repository root: builds, then runs this; `run` is needed, as
  * `pnpm docs` is pnpm's own command) or `pnpm --filter @ollm/bench run docs`:
  * reruns everything the docs show as real output and rewrites only the blocks it owns, between
- * `<!-- recorded: NAME -->` and `<!-- /recorded -->`, in docs/cli.md and docs/runtime.md.
+ * `<!-- recorded: NAME -->` and `<!-- /recorded -->`, in docs/cli.md, docs/runtime.md and
+ * docs/benchmarks.md (the future-need block, and docs/benchmarks-future-need.svg beside it).
  *
- *   node internal/bench/dist/docs/record-docs.js [--binary PATH] [--before-binary PATH] [--check]
+ *   node internal/bench/dist/docs/record-docs.js [--binary PATH] [--before-binary PATH] [--check] [--only benchmarks]
  *
  * `--binary`: the `ollm` build to record (default apps/cli/dist/bin.js). `--before-binary`: a build
  * of the version before the window rule, for the "before" rows of docs/runtime.md's table (kept as
- * they are without it). `--check`: write nothing; exit 1 if a doc would change.
+ * they are without it). `--check`: write nothing; exit 1 if a doc would change. `--only benchmarks`:
+ * only docs/benchmarks.md's future-need block and its chart (a few seconds; no `ollm` build needed).
+ * The future-need block reads the default fixtures (../shared/fixtures when it is there).
  *
  * Everything runs against the loopback fake model server and the shipped fixtures, in a
  * throwaway HOME; the chat runs with a fixed clock and counted ids (fixed-clock.ts), so a second
@@ -21,6 +24,10 @@ import { recordChatWindowTable } from './chat-window-table.js';
 import { recordChatSession, recordOverflow, type RequestFigures } from './chat-session-recording.js';
 import { recordCompactSummaries, recordDigests, recordJsonReport, recordMultiJsonReport, recordStats } from './compact-examples.js';
 import { fenced, readBlock, replaceBlocks, type BlockContent } from './doc-blocks.js';
+import { renderFutureNeedChart } from '../future-need/chart.js';
+import { measureFutureNeed } from '../future-need/report.js';
+import { FUTURE_NEED_BLOCK, futureNeedBlock } from '../future-need/section.js';
+import { FUTURE_NEED_CHART } from '../render-benchmarks.js';
 import { REPOSITORY } from './run-ollm.js';
 
 const { values } = parseArgs({
@@ -28,10 +35,16 @@ const { values } = parseArgs({
     binary: { type: 'string', default: join(REPOSITORY, 'apps/cli/dist/bin.js') },
     'before-binary': { type: 'string' },
     check: { type: 'boolean', default: false },
+    only: { type: 'string' },
   },
 });
+if (values.only !== undefined && values.only !== 'benchmarks') {
+  process.stderr.write(`record-docs: --only takes "benchmarks", not "${values.only}"\n`);
+  process.exit(2);
+}
+const benchmarksOnly = values.only === 'benchmarks';
 const binary = values.binary;
-if (!existsSync(binary)) {
+if (!benchmarksOnly && !existsSync(binary)) {
   process.stderr.write(`record-docs: ${binary} is not built; run \`pnpm build\` (or \`pnpm run docs\`, which builds first)\n`);
   process.exit(2);
 }
@@ -44,46 +57,62 @@ const step = async <T>(what: string, work: () => Promise<T>): Promise<T> => {
   return result;
 };
 
-const chat = await step('the chat session', () => recordChatSession(binary));
-if (chat.exitCode !== 0) throw new Error(`the recorded chat exited ${chat.exitCode}:\n${chat.transcript}`);
-const overflow = await step('a message too large for the window', () => recordOverflow(binary));
-const compactSummaries = await step('ollm compact', () => recordCompactSummaries(binary));
-const jsonReport = await step('ollm compact --json', () => recordJsonReport(binary));
-const multiJsonReport = await step('ollm compact --json (tau-bench)', () => recordMultiJsonReport(binary));
-const stats = await step('ollm stats', () => recordStats(binary));
-const digests = await step('ollm digest', () => recordDigests(binary));
+/** docs/cli.md and docs/runtime.md: the recorded `ollm` runs. */
+async function recordCliAndRuntime(): Promise<[string, Record<string, BlockContent>][]> {
+  const chat = await step('the chat session', () => recordChatSession(binary));
+  if (chat.exitCode !== 0) throw new Error(`the recorded chat exited ${chat.exitCode}:\n${chat.transcript}`);
+  const overflow = await step('a message too large for the window', () => recordOverflow(binary));
+  const compactSummaries = await step('ollm compact', () => recordCompactSummaries(binary));
+  const jsonReport = await step('ollm compact --json', () => recordJsonReport(binary));
+  const multiJsonReport = await step('ollm compact --json (tau-bench)', () => recordMultiJsonReport(binary));
+  const stats = await step('ollm stats', () => recordStats(binary));
+  const digests = await step('ollm digest', () => recordDigests(binary));
 
-const afterwards = (prefix: string) =>
-  chat.afterwards
-    .filter((run) => run.command.startsWith(prefix))
-    .map((run) => `$ ${run.command}\n${run.output.trimEnd()}`)
-    .join('\n');
+  const afterwards = (prefix: string) =>
+    chat.afterwards
+      .filter((run) => run.command.startsWith(prefix))
+      .map((run) => `$ ${run.command}\n${run.output.trimEnd()}`)
+      .join('\n');
 
-const cliBlocks: Record<string, BlockContent> = {
-  'chat-input': fenced(chat.input.join('\n')),
-  'chat-session': fenced(chat.transcript),
-  'chat-requests': requestsTable(chat.requests),
-  'chat-overflow': fenced(overflow),
-  'compact-summaries': fenced(compactSummaries),
-  'compact-json': fenced(jsonReport, 'json'),
-  'compact-json-conversations': fenced(multiJsonReport, 'json'),
-  stats: fenced(stats),
-  digest: fenced(digests),
-  sessions: fenced(afterwards('ollm sessions')),
-  snapshots: fenced(afterwards('ollm snapshot')),
-};
+  const cliBlocks: Record<string, BlockContent> = {
+    'chat-input': fenced(chat.input.join('\n')),
+    'chat-session': fenced(chat.transcript),
+    'chat-requests': requestsTable(chat.requests),
+    'chat-overflow': fenced(overflow),
+    'compact-summaries': fenced(compactSummaries),
+    'compact-json': fenced(jsonReport, 'json'),
+    'compact-json-conversations': fenced(multiJsonReport, 'json'),
+    stats: fenced(stats),
+    digest: fenced(digests),
+    sessions: fenced(afterwards('ollm sessions')),
+    snapshots: fenced(afterwards('ollm snapshot')),
+  };
 
-const runtimePath = join(REPOSITORY, 'docs/runtime.md');
-const previousTable = readBlock(readFileSync(runtimePath, 'utf8'), 'chat-window');
-const table = await step('the scripted chat at three windows (chat-window)', () =>
-  recordChatWindowTable(binary, values['before-binary'], 'before', previousTable),
-);
+  const runtimePath = join(REPOSITORY, 'docs/runtime.md');
+  const previousTable = readBlock(readFileSync(runtimePath, 'utf8'), 'chat-window');
+  const table = await step('the scripted chat at three windows (chat-window)', () =>
+    recordChatWindowTable(binary, values['before-binary'], 'before', previousTable),
+  );
+  return [
+    ['docs/cli.md', cliBlocks],
+    ['docs/runtime.md', { 'chat-window': table }],
+  ];
+}
+
+/** docs/benchmarks.md's future-need block and the chart beside it (deterministic: no times in either). */
+async function recordBenchmarks(): Promise<{ blocks: [string, Record<string, BlockContent>]; chart: string }> {
+  const report = await step('future-need retention (future-need)', () => measureFutureNeed());
+  return {
+    blocks: ['docs/benchmarks.md', { [FUTURE_NEED_BLOCK]: futureNeedBlock(report, FUTURE_NEED_CHART) }],
+    chart: renderFutureNeedChart(report.summaries),
+  };
+}
+
+const benchmarks = await recordBenchmarks();
+const documents = [...(benchmarksOnly ? [] : await recordCliAndRuntime()), benchmarks.blocks];
 
 let changed = 0;
-for (const [file, blocks] of [
-  ['docs/cli.md', cliBlocks],
-  ['docs/runtime.md', { 'chat-window': table }],
-] as const) {
+for (const [file, blocks] of documents) {
   const path = join(REPOSITORY, file);
   const text = readFileSync(path, 'utf8');
   const next = replaceBlocks(text, blocks, file);
@@ -96,6 +125,17 @@ for (const [file, blocks] of [
   else {
     writeFileSync(path, next);
     process.stderr.write(`record-docs: ${file} updated\n`);
+  }
+}
+const chartPath = join(REPOSITORY, 'docs', FUTURE_NEED_CHART);
+if ((existsSync(chartPath) ? readFileSync(chartPath, 'utf8') : '') === benchmarks.chart)
+  process.stderr.write(`record-docs: docs/${FUTURE_NEED_CHART} unchanged\n`);
+else {
+  changed += 1;
+  if (values.check) process.stderr.write(`record-docs: docs/${FUTURE_NEED_CHART} is out of date (run: pnpm run docs)\n`);
+  else {
+    writeFileSync(chartPath, benchmarks.chart);
+    process.stderr.write(`record-docs: docs/${FUTURE_NEED_CHART} updated\n`);
   }
 }
 if (values.check && changed > 0) process.exitCode = 1;

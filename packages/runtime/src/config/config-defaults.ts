@@ -43,7 +43,7 @@ export const DEFAULT_OLLM_CONFIG: Omit<OllmConfig, 'home' | 'compression'> = {
   provider: 'goal-aware',
   compaction: {
     enabled: true,
-    autoPipeline: 'mask,code-aware,trim,goal-aware',
+    autoPipeline: 'fold,goal-aware',
     threshold: 0.8,
     preserveRecent: 2048,
     summaryMaxTokens: 1200,

@@ -37,7 +37,7 @@ export interface ContextManagerOptions {
   /**
    * Automatic policy as a pipeline: the rule-based stages run first; the stages that use a model
    * (providers that declare `usesModel`) run only when those were not enough. Names not
-   * registered are skipped. Default `mask,code-aware,trim,goal-aware`.
+   * registered are skipped. Default `fold,goal-aware`.
    */
   readonly autoPipeline?: string;
   /**

@@ -26,7 +26,7 @@ export type {
   PreparedRequest,
 } from './context-manager-types.js';
 
-const DEFAULT_PIPELINE = 'mask,code-aware,trim,goal-aware';
+const DEFAULT_PIPELINE = 'fold,goal-aware';
 
 /**
  * Keeps a live conversation inside its window, turn by turn: `addMessage`, then `complete()` (or

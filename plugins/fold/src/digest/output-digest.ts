@@ -54,10 +54,8 @@ export function outputDigest(
   options: OutputDigestOptions,
 ): string {
   const lines = output.split('\n');
-  const head = [tag, `${lines.length} lines`];
   const status = exitStatus(output, isError);
-  if (status) head.push(status);
-  const out = [head.join(' ')];
+  const out = [`${tag} ${lines.length} lines${status ? `, ${status}` : ''}`];
 
   const notable: string[] = [];
   for (const line of lines) {
