@@ -32,16 +32,16 @@ describe('quick mode on one tiny fixture', () => {
     expect(report.tokenAccounting.incremental.sizes.map((size) => size.messages)).toEqual([10, 100]);
 
     const strategies = new Set(report.compaction.summaries.map((summary) => summary.strategy));
-    expect([...strategies]).toEqual(expect.arrayContaining(['trim', 'mask', 'code-aware', 'mask,code-aware,trim', 'ai-sdk pruneMessages']));
+    expect([...strategies]).toEqual(expect.arrayContaining(['fold', 'trim', 'mask', 'code-aware', 'mask,code-aware,trim', 'ai-sdk pruneMessages']));
     expect([...strategies].filter((name) => name.startsWith('langchain trimMessages'))).toHaveLength(2);
-    // 3 conversations x 7 strategies x 2 targets.
-    expect(report.compaction.cases).toHaveLength(3 * 7 * 2);
+    // 3 conversations x 8 strategies x 3 targets (50%, 25%, 10%).
+    expect(report.compaction.cases).toHaveLength(3 * 8 * 3);
     for (const entry of report.compaction.cases) {
       expect(entry.tokensAfter).toBeLessThanOrEqual(entry.tokensBefore);
       if (entry.family === 'ollm') expect(entry.brokenRules).toEqual([]);
     }
     expect(report.compaction.largest.conversation).toMatch(/^django__django-/);
-    expect(report.compaction.largest.cases).toHaveLength(7 * 2);
+    expect(report.compaction.largest.cases).toHaveLength(8 * 3);
 
     if ('skipped' in report.goalAware) throw new Error(`goal-aware skipped: ${report.goalAware.skipped}`);
     expect(report.goalAware.map((session) => [session.pipeline, session.turns])).toEqual([['goal-aware', 30]]);
@@ -52,9 +52,10 @@ describe('quick mode on one tiny fixture', () => {
     // Future-need retention in its reduced form: the SWE-agent trajectory only, no tau-bench.
     if (!report.futureNeed || 'skipped' in report.futureNeed) throw new Error('future-need was not measured');
     expect(report.futureNeed.fixtures.conversations).toEqual({ 'swe-agent': 1 });
-    // 1 trajectory x 2 cuts x 4 strategies x 3 budgets.
-    expect(report.futureNeed.cases).toHaveLength(2 * 4 * 3);
+    // 1 trajectory x 2 cuts x 5 strategies x 3 budgets.
+    expect(report.futureNeed.cases).toHaveLength(2 * 5 * 3);
     expect(report.futureNeed.summaries.map((summary) => summary.strategy)).toEqual([
+      'fold',
       'mask,code-aware,trim',
       'trim',
       'ai-sdk pruneMessages (ladder to budget)',
@@ -67,7 +68,7 @@ describe('quick mode on one tiny fixture', () => {
     const markdown = readFileSync(files.markdown, 'utf8');
     expect(markdown).toContain('## 2. Compaction');
     expect(markdown).toContain('| trim | 50% |');
-    expect(markdown).toMatch(/Retention by probe kind at 25%[\s\S]*\| strategy \| user-id \(\d+\)/);
+    expect(markdown).toMatch(/Retention by probe kind at 10%[\s\S]*\| strategy \| user-id \(\d+\)/);
     expect(markdown).toContain('(quick-tradeoff.svg)');
     expect(markdown).toMatch(/## 5\. Future-need retention[\s\S]*<!-- recorded: future-need -->[\s\S]*\| mask,code-aware,trim \| 6\/6 \|/);
     expect(markdown).toContain('(quick-future-need.svg)');
