@@ -62,7 +62,19 @@ export { RECOVERY_FOLDER, readRemovedContent, saveRemovedContent } from './recov
 // Integrity
 export type { IntegrityRule, IntegrityViolation } from './integrity/integrity-rule.js';
 export { INTEGRITY_RULES } from './integrity/integrity-rule.js';
+export type { IntegrityOptions } from './integrity/validate-compaction.js';
 export { findIntegrityViolations, validateCompaction } from './integrity/validate-compaction.js';
+export type { MessageShapeRegression, MessageShapeRule, MessageShapeRuleSet, MessageShapeViolation } from './integrity/message-shape.js';
+export {
+  DEFAULT_MESSAGE_SHAPE,
+  MESSAGE_SHAPE_RULE_SETS,
+  MESSAGE_SHAPE_RULES,
+  checkMessageShape,
+  findMessageShapeRegressions,
+  hasMessageContent,
+  isMessageShapeRuleSet,
+  turnOf,
+} from './integrity/message-shape.js';
 export { findToolPairingProblem } from './integrity/tool-pairing.js';
 
 // Host

@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { TokenCounter, createProviderContext, createTokenizer, resolveCompressionConfig, type ContextProviderV1, type Message } from '@ollm/core';
+import {
+  TokenCounter,
+  createProviderContext,
+  createTokenizer,
+  resolveCompressionConfig,
+  type ContextProviderV1,
+  type Message,
+  type MessageShapeRuleSet,
+} from '@ollm/core';
 import { conversationArbitrary } from './arbitraries/conversation-arbitrary.js';
 import { checkProviderOnConversation } from './check-provider-on-conversation.js';
 import { createIdentityProvider } from './identity-provider.js';
@@ -12,10 +20,15 @@ import { withTemporaryLogdir } from './temporary-logdir.js';
 const tokens = new TokenCounter(createTokenizer('o200k_base'));
 
 /** The distinct checks that failed; runs on a copy, since some broken providers mutate their input. */
-async function failedChecks(provider: ContextProviderV1, original: readonly Message[] = sampleConversation, ratio = 0.5): Promise<string[]> {
+async function failedChecks(
+  provider: ContextProviderV1,
+  original: readonly Message[] = sampleConversation,
+  ratio = 0.5,
+  shape: MessageShapeRuleSet = 'strict',
+): Promise<string[]> {
   const messages = structuredClone(original);
   const config = resolveCompressionConfig({ limit: Math.floor(ratio * tokens.countMessages(messages)) });
-  const failures = await checkProviderOnConversation(provider, messages, config, createProviderContext({ tokens }));
+  const failures = await checkProviderOnConversation(provider, messages, config, createProviderContext({ tokens }), { shape });
   return [...new Set(failures.map((failure) => failure.check))].sort();
 }
 
@@ -36,8 +49,19 @@ describe('checkProviderOnConversation', () => {
     expect(await checkProviderOnConversation(provider, sampleConversation, config, createProviderContext({ tokens }))).toEqual([]);
   });
 
-  it('accepts a user message that is declared folded', async () => {
-    expect(await failedChecks(broken.foldsUserMessage)).toEqual([]);
+  it('accepts a user message that is declared folded, but not a fold that leaves an assistant message first (strict shape)', async () => {
+    // It folds the first user message: fine for the OpenAI API, refused by strict chat templates and Anthropic.
+    expect(await failedChecks(broken.foldsUserMessage, sampleConversation, 0.5, 'openai')).toEqual([]);
+    expect(await failedChecks(broken.foldsUserMessage)).toEqual(['integrity:message-shape']);
+  });
+
+  it('reports a provider that leaves two user messages in a row, not one whose input had them', async () => {
+    const dropsFirstAnswer = broken.dropsMessages(['assistant-1', 'tool-test', 'tool-read', 'assistant-2']);
+    expect(await failedChecks(dropsFirstAnswer, sampleConversation, 0.5, 'openai')).toEqual([]);
+    expect(await failedChecks(dropsFirstAnswer)).toEqual(['integrity:message-shape']);
+    // The same output from an input that already had the user messages in a row is no failure.
+    const input = sampleConversation.filter((message) => !['assistant-1', 'tool-test', 'tool-read', 'assistant-2'].includes(message.id));
+    expect(await failedChecks(createIdentityProvider(), input)).toEqual([]);
   });
 
   it('reports dropped tool results on every generated conversation that has one', async () => {

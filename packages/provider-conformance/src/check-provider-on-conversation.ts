@@ -5,6 +5,7 @@ import {
   type ContextProvider,
   findIntegrityViolations,
   type Message,
+  type MessageShapeRuleSet,
   type ProviderContext,
   runProvider,
   TokenCounter,
@@ -59,18 +60,29 @@ async function compressInLogdir(
   return config.logdir === undefined ? withTemporaryLogdir(run) : run(config.logdir);
 }
 
+export interface ConversationCheckOptions {
+  /**
+   * The message shape the output must keep, no more often broken than in the input (core's
+   * `MESSAGE_SHAPE_RULES`). Default `strict`: what chat templates and the Anthropic API accept, so
+   * a conforming provider's output can go to any model; failures come back as `integrity:message-shape`.
+   */
+  readonly shape?: MessageShapeRuleSet;
+}
+
 /**
  * Runs `provider` on one conversation and returns every conformance failure found (empty when the
  * provider behaved). The checks are listed in `CONFORMANCE_CHECKS`; integrity violations come back
- * as `integrity:<rule>`. `compress` runs twice: on `messages`, then on a deep copy of them, each
- * with its own empty temporary logdir.
+ * as `integrity:<rule>`, the strict message shape included (`options.shape`). `compress` runs
+ * twice: on `messages`, then on a deep copy of them, each with its own empty temporary logdir.
  */
 export async function checkProviderOnConversation(
   provider: ContextProvider,
   messages: readonly Message[],
   config: CompressionConfig,
   context: ProviderContext,
+  options: ConversationCheckOptions = {},
 ): Promise<ConformanceFailure[]> {
+  const shape = options.shape ?? 'strict';
   // Checks compare against a private copy, so a provider that mutates its input is judged on
   // what it was given, not on what it turned the input into.
   const reference: readonly Message[] = structuredClone(messages);
@@ -87,7 +99,7 @@ export async function checkProviderOnConversation(
     const result = value as CompactionResult;
     firstDigest = result.sourceDigest;
     const found: ConformanceFailure[] = [];
-    for (const violation of findIntegrityViolations(reference, result, context.tokens)) {
+    for (const violation of findIntegrityViolations(reference, result, context.tokens, { shape })) {
       found.push({ check: `integrity:${violation.rule}`, detail: violation.detail });
     }
     if (result.sourceDigest !== expectedDigest) {

@@ -1,6 +1,7 @@
 export { runProviderConformance } from './run-provider-conformance.js';
 export type { ProviderConformanceOptions } from './run-provider-conformance.js';
 export { checkProviderOnConversation } from './check-provider-on-conversation.js';
+export type { ConversationCheckOptions } from './check-provider-on-conversation.js';
 export type { ConformanceCheck, ConformanceFailure } from './conformance-failure.js';
 export { CONFORMANCE_CHECKS } from './conformance-failure.js';
 export { createIdentityProvider } from './identity-provider.js';

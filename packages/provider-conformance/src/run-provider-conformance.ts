@@ -8,6 +8,7 @@ import {
   resolveCompressionConfig,
   type ContextProvider,
   type Message,
+  type MessageShapeRuleSet,
   type ProviderContext,
 } from '@ollm/core';
 import { conversationArbitrary } from './arbitraries/conversation-arbitrary.js';
@@ -29,6 +30,11 @@ export interface ProviderConformanceOptions {
    * for every run, so a model created in `beforeAll` (e.g. on a server started there) can be used.
    */
   readonly context?: Partial<ProviderContext> | (() => Partial<ProviderContext>);
+  /**
+   * The message shape every output must keep (no more often broken than its input). Default
+   * `strict`: first a user turn, turns alternating, nothing empty, results right after their call.
+   */
+  readonly shape?: MessageShapeRuleSet;
 }
 
 const MAX_SHRINKS = 60;
@@ -70,7 +76,7 @@ export function runProviderConformance(createProvider: () => ContextProvider, op
   const check = (messages: readonly Message[], ratio: number): Promise<ConformanceFailure[]> => {
     const limit = Math.floor(ratio * tokens.countMessages(messages));
     const config = resolveCompressionConfig({ limit, ...(options.extraConfig ? { extraConfig: options.extraConfig } : {}) });
-    return checkProviderOnConversation(createProvider(), messages, config, contextForRun());
+    return checkProviderOnConversation(createProvider(), messages, config, contextForRun(), { shape: options.shape ?? 'strict' });
   };
 
   describe(`${describeProvider(createProvider)}: ContextProvider conformance`, () => {

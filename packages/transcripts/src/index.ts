@@ -7,3 +7,4 @@ export { readTranscript } from './read-transcript.js';
 export { serializeTranscript } from './serialize-transcript.js';
 export { writeTranscript } from './write-transcript.js';
 export { withConversationMessages } from './with-conversation-messages.js';
+export { CHECKPOINT_HEADER, CHECKPOINT_METADATA_KEYS, FOLDED_QUOTES_TITLE, restoreCheckpoint, withoutCheckpointMetadata } from './checkpoint-header.js';

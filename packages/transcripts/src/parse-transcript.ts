@@ -1,3 +1,4 @@
+import { restoreCheckpoint } from './checkpoint-header.js';
 import { detectDocument } from './detect-format.js';
 import { CODECS } from './formats/codecs.js';
 import { rememberSources } from './formats/source-index.js';
@@ -33,7 +34,8 @@ export function parseTranscript(source: string, options: ParseTranscriptOptions)
   return {
     format: detected.format,
     file,
-    conversations: conversations.map(({ id, messages }) => ({ id, messages })),
+    // A checkpoint message gets its metadata back from its header line (see checkpoint-header.ts).
+    conversations: conversations.map(({ id, messages }) => ({ id, messages: messages.map(restoreCheckpoint) })),
     document,
   };
 }

@@ -1,3 +1,4 @@
+import { withoutCheckpointMetadata } from './checkpoint-header.js';
 import { CODECS } from './formats/codecs.js';
 import { sourcesOf } from './formats/source-index.js';
 import { layoutOf, stringifyJson } from './json/json-layout.js';
@@ -7,7 +8,9 @@ import type { Transcript } from './transcript.js';
 export function serializeTranscript(transcript: Transcript): string {
   const codec = CODECS[transcript.format];
   const sources = sourcesOf(codec, transcript.document, transcript.file);
-  const document = codec.write(transcript.document, transcript.conversations, sources);
+  // A checkpoint's metadata is in its text; as fields it would break formats such as Anthropic's.
+  const conversations = transcript.conversations.map((conversation) => ({ ...conversation, messages: conversation.messages.map(withoutCheckpointMetadata) }));
+  const document = codec.write(transcript.document, conversations, sources);
   const layout = layoutOf(transcript.document);
   if (codec.syntax === 'jsonl') {
     const lineLayout = { ...layout, indent: '', trailingNewline: true };

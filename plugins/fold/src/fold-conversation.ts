@@ -231,7 +231,13 @@ function betweenUserTurns(state: FoldState, run: readonly number[]): boolean {
     const message = state.messages[positions[0]!]!;
     return message.role === 'user' && !message.parts.every((part) => part.type === 'tool-result');
   };
-  return isUserTurn(run[0]! - 1) && isUserTurn(run.at(-1)! + 1);
+  // System messages between do not separate two user turns.
+  const isSystem = (turn: number): boolean => state.turns[turn] !== undefined && state.messages[state.turns[turn]!.positions[0]!]!.role === 'system';
+  let before = run[0]! - 1;
+  while (isSystem(before)) before--;
+  let after = run.at(-1)! + 1;
+  while (isSystem(after)) after++;
+  return isUserTurn(before) && isUserTurn(after);
 }
 
 interface Assembly {

@@ -1,5 +1,5 @@
 import { cutAtSentence, type Checkpoint, type Message, type TokenCounting } from '@ollm/core';
-import { checkpointMessage, findCheckpoints, keptQuotes, quotesOf, type FoldedQuote } from './checkpoint-message.js';
+import { CHECKPOINT_HEADER_ALLOWANCE, checkpointMessage, findCheckpoints, keptQuotes, quotesOf, type FoldedQuote } from './checkpoint-message.js';
 import { mergeFacts } from './extract-facts.js';
 import type { Summariser } from './summariser.js';
 
@@ -17,12 +17,21 @@ const MAX_KEPT_QUOTES = 20;
 
 type Found = ReturnType<typeof findCheckpoints>[number];
 
+/** The least an aged checkpoint's summary is asked for, however small its share of its level's target. */
+const MINIMUM_AGED_TOKENS = 24;
+
 /**
- * Ages the existing checkpoints when a new one is made: the newest becomes level 2 (1/2 of
- * summaryMaxTokens), the next level 1 (1/4), and all older ones merge into ONE level-0 ultra
- * checkpoint (1/8), so all checkpoints together stay bounded however many compressions run.
+ * Ages the existing checkpoints when a new compression is made. A compression's checkpoints (one
+ * per user turn it summarised) age together: those of the newest earlier compression go to level 2
+ * (1/2 of summaryMaxTokens), of the one before to level 1 (1/4), and all older ones merge into ONE
+ * level-0 checkpoint (1/8) at the position of the newest of them — so all checkpoints together
+ * stay bounded however many compressions run. (Where a merged-away checkpoint was the only answer
+ * to its user message, the caller leaves a one-line note in its place: turns keep alternating.)
+ * A level's target is shared by its checkpoints in proportion to their size (at least
+ * `MINIMUM_AGED_TOKENS` each), each beyond the first paying its header allowance out of it, so a
+ * level stays within its target plus one allowance.
  * Only the checkpoints that change are sent to the model; a checkpoint already at its level and
- * within its target is left alone. An empty model reply falls back to a sentence-boundary cut.
+ * within its share is left alone. An empty model reply falls back to a sentence-boundary cut.
  */
 export async function ageCheckpoints(input: {
   readonly messages: readonly Message[];
@@ -32,19 +41,48 @@ export async function ageCheckpoints(input: {
   readonly now: string;
 }): Promise<AgingOutcome> {
   const outcome: AgingOutcome = { replaced: new Map(), dropped: new Set(), superseded: [], notes: [] };
-  const existing = findCheckpoints(input.messages).reverse(); // newest first
-  const single = existing.slice(0, 2);
-  const merged = existing.slice(2);
-  for (const [rank, found] of single.entries()) {
-    const level = Math.min(found.checkpoint.level, 2 - rank) as Checkpoint['level'];
-    await ageOne(input, outcome, [found], level);
+  const existing = findCheckpoints(input.messages);
+  // Generations, newest first: the checkpoints one compression made share its number.
+  const generationOf = (found: Found) => found.checkpoint.compressionNumber ?? `position ${found.position}`;
+  const generations = [...new Set(existing.map(generationOf))].reverse();
+  const groups = new Map<string, { level: Checkpoint['level']; members: Found[] }>();
+  for (const found of existing) {
+    const rank = generations.indexOf(generationOf(found));
+    const level = (rank >= 2 ? 0 : Math.min(found.checkpoint.level, 2 - rank)) as Checkpoint['level'];
+    // Only level 0 merges; above it each checkpoint ages on its own.
+    const key = level === 0 ? '0' : `${level}:${found.position}`;
+    const group = groups.get(key) ?? { level, members: [] };
+    group.members.push(found);
+    groups.set(key, group);
   }
-  if (merged.length > 0) await ageOne(input, outcome, merged, 0);
+  const summaryTokens = (found: Found) => input.tokens.countText(found.checkpoint.summary);
+  const levelTokens = new Map<number, number>();
+  const levelCount = new Map<number, number>();
+  for (const group of groups.values()) {
+    levelTokens.set(group.level, (levelTokens.get(group.level) ?? 0) + group.members.reduce((sum, found) => sum + summaryTokens(found), 0));
+    levelCount.set(group.level, (levelCount.get(group.level) ?? 0) + 1);
+  }
+  for (const group of groups.values()) {
+    // The level's checkpoints together stay within its target plus ONE header allowance: each
+    // checkpoint beyond the first pays for its header out of the summaries' share.
+    const target = input.levelTargets[group.level];
+    const count = levelCount.get(group.level) ?? 1;
+    const room = Math.max(count * MINIMUM_AGED_TOKENS, target - (count - 1) * CHECKPOINT_HEADER_ALLOWANCE);
+    const total = levelTokens.get(group.level) ?? 0;
+    const own = group.members.reduce((sum, found) => sum + summaryTokens(found), 0);
+    const share = count === 1 || total <= 0 ? target : Math.max(MINIMUM_AGED_TOKENS, Math.min(target, Math.floor((room * own) / total)));
+    await ageOne(input, outcome, group.members, group.level, share);
+  }
   return outcome;
 }
 
-async function ageOne(input: Parameters<typeof ageCheckpoints>[0], outcome: AgingOutcome, group: readonly Found[], level: Checkpoint['level']): Promise<void> {
-  const target = input.levelTargets[level];
+async function ageOne(
+  input: Parameters<typeof ageCheckpoints>[0],
+  outcome: AgingOutcome,
+  group: readonly Found[],
+  level: Checkpoint['level'],
+  target: number,
+): Promise<void> {
   const anchor = group.reduce((newest, found) => (found.position > newest.position ? found : newest));
   const bodyTokens = (found: Found) => input.tokens.countText(found.checkpoint.summary);
   if (group.length === 1 && anchor.checkpoint.level === level && bodyTokens(anchor) <= target) return;

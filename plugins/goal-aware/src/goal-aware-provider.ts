@@ -14,16 +14,18 @@ import {
   type RemovedContent,
   saveRemovedContent,
   sha256Hex,
+  turnOf,
   v1Arguments,
 } from '@ollm/core';
 import { ageCheckpoints } from './age-checkpoints.js';
-import { checkpointMessage, findCheckpoints, quoteOf, renderQuotes, type FoldedQuote } from './checkpoint-message.js';
+import { CHECKPOINT_HEADER_ALLOWANCE, checkpointMessage, findCheckpoints, quoteOf, renderQuotes, type FoldedQuote } from './checkpoint-message.js';
 import { extractFacts } from './extract-facts.js';
 import { resolveGoalAwareOptions, type GoalAwareOptions } from './goal-aware-options.js';
 import { planUserFolds } from './plan-user-folds.js';
 import { renderSpan } from './render-span.js';
 import { selectSpan } from './select-span.js';
 import { Summariser } from './summariser.js';
+import { groupByOwner, segmentOwners } from './user-segments.js';
 
 export const GOAL_AWARE_PROVIDER_NAME = 'goal-aware';
 /** Why folded user messages are absent from the output (CompactionResult `folded`). */
@@ -31,13 +33,21 @@ export const USER_FOLD_REASON = 'user messages exceeded their share of the budge
 const QUOTE_TOKENS = 80;
 /** A span smaller than this cannot come back smaller as a checkpoint (header included): no model call. */
 export const MINIMUM_SPAN_TOKENS = 160;
+/** The turns answering one user message are summarised only from this size: smaller ones stay verbatim. */
+export const MINIMUM_GROUP_TOKENS = 120;
+/** The least a checkpoint's summary is asked for, however small its share of the compression's target. */
+const MINIMUM_SUMMARY_TOKENS = 32;
+const MINIMUM_QUOTE_BUDGET = 60;
 
 /**
- * ollm's goal-aware summariser: assistant and tool turns older than the recent window become a
- * checkpoint (an assistant message with `metadata.checkpoint`), written by the model with the goal,
- * its checkpoints and locked decisions in the prompt. Older checkpoints age (1/2, 1/4, then merged
- * into one ultra checkpoint of 1/8), so checkpoints stay bounded. User, system and pinned
- * messages stay byte-identical, unless user messages outgrow their share and are folded.
+ * ollm's goal-aware summariser: assistant and tool turns older than the recent window become
+ * checkpoints (assistant messages with `metadata.checkpoint`), one per user message, right after
+ * it, summarising the turns that answered it — so turns keep alternating (core's strict message
+ * shape). The model writes them with the goal, its checkpoints and locked decisions in the prompt.
+ * Older checkpoints age (1/2, 1/4, then merged into one ultra checkpoint of 1/8; a user message
+ * whose only answer was merged away keeps a one-line note),
+ * so checkpoints stay bounded. User, system and pinned messages stay byte-identical, unless user
+ * messages outgrow their share and are folded (never the first).
  *
  * Failures: transport faults surface as the model client's typed errors (`ModelUnavailableError`,
  * `ModelResponseError`); an empty summary or a result not smaller than its input returns the input
@@ -105,16 +115,36 @@ async function compressMessages(
       ],
     });
   }
-  const spanSet = new Set(span);
-  const anchor = span.at(-1)!;
   const folds = planUserFolds(messages, recentStart, config.limit, options.userShare, tokens);
+  const foldedSet = new Set(folds.positions);
+  const owners = segmentOwners(messages, foldedSet);
+  // One checkpoint per user turn, summarising the assistant/tool turns that answered it; a group
+  // too small to come back smaller as a checkpoint stays verbatim.
+  const groups = groupByOwner(span, owners)
+    .map((group) => ({ ...group, tokens: tokens.countMessages(group.positions.map((position) => messages[position]!)) }))
+    .filter((group) => group.tokens >= MINIMUM_GROUP_TOKENS);
+  const groupedTokens = groups.reduce((sum, group) => sum + group.tokens, 0);
+  if (groups.length === 0 || groupedTokens < MINIMUM_SPAN_TOKENS) {
+    return finish(messages, {
+      limitations: [
+        `goal-aware: the assistant/tool turns older than the recent window answer each user message with too few tokens to summarise (${MINIMUM_GROUP_TOKENS} needed per user message, ${MINIMUM_SPAN_TOKENS} in all)`,
+      ],
+    });
+  }
   const quotes: FoldedQuote[] = folds.positions.map((position) => ({
     messageId: messages[position]!.id,
     position,
     text: quoteOf(messageText(messages[position]!), QUOTE_TOKENS, tokens),
   }));
-  const quoteBudget = quotes.length > 0 ? Math.floor(newTarget / 4) : 0;
-  const quoteTokens = tokens.countText(renderQuotes(quotes, quoteBudget, tokens));
+  // Quotes go with the checkpoint of the user turn they now belong to; each holder gets a share of
+  // the quote budget (a quarter of a new checkpoint's target).
+  const quoteBudgets = (holders: readonly FoldedQuote[][]) => {
+    const count = holders.filter((list) => list.length > 0).length;
+    return holders.map((list) => (list.length === 0 ? 0 : Math.max(MINIMUM_QUOTE_BUDGET, Math.floor(newTarget / 4 / count))));
+  };
+  const planned = assignQuotes(quotes, groups, owners);
+  const plannedBudgets = quoteBudgets(planned);
+  const quoteTokens = planned.reduce((sum, list, index) => sum + tokens.countText(renderQuotes(list, plannedBudgets[index]!, tokens)), 0);
 
   summariser = new Summariser({
     model,
@@ -129,51 +159,105 @@ async function compressMessages(
     temperature: options.temperature,
     ...(context.abortSignal ? { abortSignal: context.abortSignal } : {}),
   });
-  const entries = renderSpan(messages, spanSet, span[0]!, anchor, tokens, config.maxToolResultTokens);
-  // A summary should compress: never ask for more than half of what the span holds.
-  const summaryTarget = Math.max(ultraTarget, Math.min(newTarget - quoteTokens, Math.floor(spanTokens / 2)));
-  const summary = await summariser.summariseSpan(entries, summaryTarget);
-  if (summary === '') {
+  // A summary should compress: never ask for more than half of what the span holds. The
+  // compression's target is shared by its checkpoints, in proportion to what each summarises;
+  // each checkpoint beyond the first pays its header allowance out of it, so the level-3 bound holds.
+  const summaryTarget = Math.max(
+    groups.length * MINIMUM_SUMMARY_TOKENS,
+    Math.max(ultraTarget, Math.min(newTarget - quoteTokens, Math.floor(groupedTokens / 2))) - (groups.length - 1) * CHECKPOINT_HEADER_ALLOWANCE,
+  );
+  const summaries: string[] = [];
+  let chunked = 0;
+  for (const group of groups) {
+    const share = Math.max(MINIMUM_SUMMARY_TOKENS, Math.min(Math.floor(group.tokens / 2), Math.floor((summaryTarget * group.tokens) / groupedTokens)));
+    const first = group.positions[0]!;
+    const entries = [
+      ...(group.owner >= 0 ? [{ position: group.owner, text: `[user message ${group.owner + 1} kept verbatim]` }] : []),
+      ...renderSpan(messages, new Set(group.positions), first, group.positions.at(-1)!, tokens, config.maxToolResultTokens),
+    ];
+    summaries.push(await summariser.summariseSpan(entries, share));
+    if (summariser.lastChunkCount > 1) chunked += 1;
+  }
+  const limitations: string[] = [];
+  const kept = groups.filter((_, index) => summaries[index] !== '');
+  if (kept.length === 0) {
     return finish(messages, { limitations: ['goal-aware: the model returned an empty summary; it was discarded and the conversation is unchanged'] });
+  }
+  if (kept.length < groups.length) {
+    limitations.push(
+      `goal-aware: the model returned an empty summary for ${groups.length - kept.length} of ${groups.length} user message(s); their turns stay verbatim`,
+    );
   }
 
   const now = new Date().toISOString();
   const aging = await ageCheckpoints({ messages, summariser, levelTargets: options.levelTargets, tokens, now });
-  const spanMessages = span.map((position) => messages[position]!);
   const previousNumber = Math.max(0, ...findCheckpoints(messages).map((found) => found.checkpoint.compressionNumber ?? 0));
-  const originalTokens = spanTokens;
-  const created = checkpointMessage({
-    id: createMessageId('checkpoint'),
-    ...(messages[anchor]!.timestamp !== undefined ? { timestamp: messages[anchor]!.timestamp } : {}),
-    checkpoint: {
-      id: createMessageId('cp'),
-      level: 3,
-      range: `Messages ${span[0]! + 1}-${anchor + 1}`,
-      summary,
-      createdAt: now,
-      originalTokens,
-      compressionCount: 1,
-      compressionNumber: previousNumber + 1,
-      ...extractFacts(summary, spanMessages, context.goal),
-    },
-    quotes,
-    quoteBudget,
-    tokens,
+  const keptSummaries = summaries.filter((summary) => summary !== '');
+  const holders = assignQuotes(quotes, kept, owners);
+  const budgets = quoteBudgets(holders);
+  const created = new Map<number, Message>();
+  const summarised: number[] = [];
+  const quoteHolderIds: string[] = [];
+  kept.forEach((group, index) => {
+    const first = group.positions[0]!;
+    const summary = keptSummaries[index]!;
+    const message = checkpointMessage({
+      id: createMessageId('checkpoint'),
+      ...(messages[first]!.timestamp !== undefined ? { timestamp: messages[first]!.timestamp } : {}),
+      checkpoint: {
+        id: createMessageId('cp'),
+        level: 3,
+        range: `Messages ${first + 1}-${group.positions.at(-1)! + 1}`,
+        summary,
+        createdAt: now,
+        originalTokens: group.tokens,
+        compressionCount: 1,
+        compressionNumber: previousNumber + 1,
+        ...extractFacts(
+          summary,
+          group.positions.map((position) => messages[position]!),
+          context.goal,
+        ),
+      },
+      quotes: holders[index]!,
+      quoteBudget: budgets[index]!,
+      tokens,
+    });
+    created.set(first, message);
+    summarised.push(...group.positions);
+    if (holders[index]!.length > 0) quoteHolderIds.push(message.id);
   });
+  const summarisedSet = new Set(summarised);
 
-  const foldedSet = new Set(folds.positions);
   const output: Message[] = [];
+  // A checkpoint merged away that was the only answer to its user message leaves a note, so no
+  // user message follows another (the strict message shape).
+  let previousTurn: 'user' | 'assistant' | undefined;
+  let mergedAway: Message | undefined;
+  const push = (message: Message) => {
+    const turn = turnOf(message);
+    if (turn === 'user' && previousTurn === 'user' && mergedAway) output.push(mergeNote(mergedAway));
+    if (turn !== 'system') {
+      previousTurn = turn;
+      mergedAway = undefined;
+    }
+    output.push(message);
+  };
   messages.forEach((message, position) => {
-    if (position === anchor) output.push(created);
-    else if (spanSet.has(position) || foldedSet.has(position) || aging.dropped.has(position)) return;
-    else output.push(aging.replaced.get(position) ?? message);
+    const checkpoint = created.get(position);
+    if (checkpoint) push(checkpoint);
+    if (aging.dropped.has(position)) mergedAway ??= message;
+    if (summarisedSet.has(position) || foldedSet.has(position) || aging.dropped.has(position)) return;
+    push(aging.replaced.get(position) ?? message);
   });
-  const limitations = [...aging.notes];
+  limitations.push(...aging.notes);
   if (tokens.countMessages(output) >= tokens.countMessages(messages)) {
     limitations.push('goal-aware: the summarised result was not smaller than its input; it was discarded and the conversation is unchanged');
     return finish(messages, { limitations });
   }
 
+  const spanMessages = summarised.map((position) => messages[position]!);
+  const originalTokens = tokens.countMessages(spanMessages);
   const removed = [
     ...spanMessages.map((message) => saveRemoved(config.logdir, message.id, 'message', JSON.stringify(message), tokens.countMessage(message))),
     ...aging.superseded.map((entry) => saveRemoved(config.logdir, entry.messageId, 'checkpoint-summary', entry.text, tokens.countText(entry.text))),
@@ -182,15 +266,17 @@ async function compressMessages(
       return saveRemoved(config.logdir, message.id, 'user-message', JSON.stringify(message), tokens.countMessage(message));
     }),
   ];
+  const ids = [...created.values()].map((message) => message.id);
   limitations.push(
-    `goal-aware: ${span.length} assistant/tool messages (${originalTokens} tokens) summarised into checkpoint ${created.id}` +
-      (summariser.lastChunkCount > 1 ? ` in ${summariser.lastChunkCount} chunks (the span did not fit the model's window)` : '') +
+    `goal-aware: ${spanMessages.length} assistant/tool messages (${originalTokens} tokens) summarised into ` +
+      (ids.length === 1 ? `checkpoint ${ids[0]}` : `checkpoints ${ids.join(', ')}, each right after the user message its turns answered`) +
+      (chunked > 0 ? ` (${chunked} in chunks: the turns did not fit the model's window)` : '') +
       (config.logdir ? `; originals saved under ${config.logdir}` : '; no logdir: originals are not recoverable, only their sha256 is recorded'),
   );
   const folded: FoldedMessage[] = folds.positions.map((position) => ({ messageId: messages[position]!.id, reason: USER_FOLD_REASON }));
   if (folded.length > 0) {
     limitations.push(
-      `goal-aware: ${folded.length} oldest user message(s) folded into checkpoint ${created.id} as quotes: user messages took ${folds.userTokens} tokens, over their share of ${folds.share}`,
+      `goal-aware: ${folded.length} oldest user message(s) after the first folded into checkpoint ${quoteHolderIds.join(', ')} as quotes: user messages took ${folds.userTokens} tokens, over their share of ${folds.share}`,
     );
   }
   if (config.limit !== undefined && tokens.countMessages(output) > config.limit) {
@@ -199,6 +285,33 @@ async function compressMessages(
     );
   }
   return finish(output, { removed, limitations, folded });
+}
+
+/** What stands where a merged-away checkpoint was the only answer to a user message. */
+export const MERGE_NOTE_TEXT = '[ollm checkpoint · merged into the level-0 checkpoint below]';
+
+function mergeNote(checkpoint: Message): Message {
+  return {
+    id: createMessageId('checkpoint-note'),
+    role: 'assistant',
+    parts: [{ type: 'text', text: MERGE_NOTE_TEXT }],
+    ...(checkpoint.timestamp !== undefined ? { timestamp: checkpoint.timestamp } : {}),
+  };
+}
+
+/**
+ * Where each folded user message's quote goes: the checkpoint of the user turn it now belongs to
+ * (the nearest kept one before it), else the nearest new checkpoint after it, else the last.
+ */
+function assignQuotes(quotes: readonly FoldedQuote[], groups: readonly { owner: number; positions: number[] }[], owners: readonly number[]): FoldedQuote[][] {
+  const assigned: FoldedQuote[][] = groups.map(() => []);
+  for (const quote of quotes) {
+    let index = groups.findIndex((group) => group.owner === owners[quote.position]);
+    if (index === -1) index = groups.findIndex((group) => group.positions[0]! > quote.position);
+    if (index === -1) index = groups.length - 1;
+    assigned[index]!.push(quote);
+  }
+  return assigned;
 }
 
 function saveRemoved(logdir: string | undefined, messageId: string, kind: string, content: string, originalTokens: number): RemovedContent {

@@ -1,6 +1,14 @@
 import { createGoalAwareProvider } from './goal-aware-provider.js';
 
-export { GOAL_AWARE_PROVIDER_NAME, MINIMUM_SPAN_TOKENS, USER_FOLD_REASON, createGoalAwareProvider } from './goal-aware-provider.js';
+export {
+  GOAL_AWARE_PROVIDER_NAME,
+  MERGE_NOTE_TEXT,
+  MINIMUM_GROUP_TOKENS,
+  MINIMUM_SPAN_TOKENS,
+  USER_FOLD_REASON,
+  createGoalAwareProvider,
+} from './goal-aware-provider.js';
+export { groupByOwner, segmentOwners } from './user-segments.js';
 export type { GoalAwareOptions, ResolvedGoalAwareOptions } from './goal-aware-options.js';
 export { DEFAULT_PRESERVE_RECENT, DEFAULT_SUMMARY_MAX_TOKENS, DEFAULT_USER_SHARE, resolveGoalAwareOptions } from './goal-aware-options.js';
 export type { FoldedQuote } from './checkpoint-message.js';

@@ -1,7 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TokenCounting, checkpointOf, createTokenizer, isCheckpointMessage, TokenCounter } from '@ollm/core';
+import { type TokenCounting, checkMessageShape, checkpointOf, createTokenizer, isCheckpointMessage, TokenCounter } from '@ollm/core';
 import { checkpointTokenBound, resolveGoalAwareOptions } from './index.js';
+import { segmentOwners } from './user-segments.js';
 import { GOAL } from './test-support/build-conversation.js';
 import { startFakeModelServer, type FakeModelServer } from '@ollm/fake-model-server';
 import { createModel } from './test-support/fake-models.js';
@@ -20,12 +21,21 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 describe('goal-aware over 50 successive compressions of a growing SWE-agent session', () => {
-  it('keeps all checkpoints under the bound after every step, with at most one per level', () => {
+  // The fixture's turns repeat, its task message with them, so the session holds a few user
+  // messages: checkpoints are made and aged per user message, right after it (they used to be one
+  // list for the whole session, leaving user messages in a row); level 0 is still one in all.
+  it('keeps all checkpoints under the bound after every step, with at most one per level after each user message', () => {
     expect(steps).toHaveLength(50);
     for (const step of steps) {
       expect(step.checkpointTokens, `step ${step.step}`).toBeLessThanOrEqual(bound);
-      const levels = step.result.messages.filter(isCheckpointMessage).map((message) => checkpointOf(message)!.level);
+      const owners = segmentOwners(step.result.messages);
+      const levels = step.result.messages.flatMap((message, position) =>
+        isCheckpointMessage(message) ? [`${owners[position]}:${checkpointOf(message)!.level}`] : [],
+      );
       expect(new Set(levels).size, `levels at step ${step.step}: ${levels}`).toBe(levels.length);
+      // The fixture's own fault (its last call, answered by the exit message, has no result) aside.
+      const shape = checkMessageShape(step.result.messages, 'strict').filter((violation) => violation.rule !== 'tool-results-follow-call');
+      expect(shape, `step ${step.step}`).toEqual([]);
     }
     const last = steps
       .at(-1)!

@@ -1,7 +1,10 @@
 import { InvalidArgumentError, type CompressionConfig } from '@ollm/core';
 
 export interface SummarizeOptions {
-  /** Output budget of the RESUME. Default 1500. */
+  /**
+   * Most tokens the RESUME may take. Default: it follows the limit (what the kept messages leave
+   * of `config.limit`, three quarters of it; the rest is for context files), and 1500 without a limit.
+   */
   readonly resumeMaxTokens?: number;
   /** Each context file is cut to this many tokens. Default 2000. */
   readonly fileMaxTokens?: number;
@@ -13,7 +16,8 @@ export interface SummarizeOptions {
 }
 
 export interface ResolvedSummarizeOptions {
-  readonly resumeMaxTokens: number;
+  /** Set only when the caller set it: otherwise the RESUME's size follows the limit. */
+  readonly resumeMaxTokens?: number;
   readonly fileMaxTokens: number;
   readonly workspace: string;
   readonly modelContextTokens?: number;
@@ -31,8 +35,9 @@ export function resolveSummarizeOptions(options: SummarizeOptions, config: Compr
     throw new InvalidArgumentError({ argument: 'workspace', message: `summarize: workspace must be a folder path, got ${JSON.stringify(workspace)}` });
   }
   const window = extra['modelContextTokens'] ?? options.modelContextTokens;
+  const resume = extra['resumeMaxTokens'] ?? options.resumeMaxTokens;
   return {
-    resumeMaxTokens: readNumber('resumeMaxTokens', extra['resumeMaxTokens'] ?? options.resumeMaxTokens ?? DEFAULT_RESUME_MAX_TOKENS, 64),
+    ...(resume !== undefined ? { resumeMaxTokens: readNumber('resumeMaxTokens', resume, 64) } : {}),
     fileMaxTokens: readNumber('fileMaxTokens', extra['fileMaxTokens'] ?? options.fileMaxTokens ?? DEFAULT_FILE_MAX_TOKENS, 1),
     workspace,
     temperature: readNumber('temperature', extra['temperature'] ?? options.temperature ?? 0, 0, 2),

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFi
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { OllmError, compactWith, messageText, type Message } from '@ollm/core';
+import { OllmError, TokenCounter, checkMessageShape, compactWith, createTokenizer, messageText, type Message } from '@ollm/core';
 import { RESUME_FOLD_REASON, createSummarizeProvider, parseResume } from './index.js';
 import { CLIENT_KINDS, chatRequests, startFakeModelServer, type FakeModelServer } from '@ollm/fake-model-server';
 import { createModel } from './test-support/fake-models.js';
@@ -45,16 +45,25 @@ function workspace(): string {
 }
 
 describe.each(CLIENT_KINDS)('summarize through the %s client', (kind) => {
-  it('restarts from system + RESUME + the named files (capped); user messages folded; RESUME saved', async () => {
+  // The restart used to be system + RESUME + files: no user message at all, which the Anthropic
+  // API and strict chat templates refuse. It keeps the task and the latest request now.
+  it('restarts from system + the first user message + the latest + RESUME + the named files (capped); the others folded; RESUME saved', async () => {
     const input = conversation();
     const root = workspace();
     const logdir = mkdtempSync(join(tmpdir(), 'summarize-log-'));
     const result = await compactWith(createSummarizeProvider({ fileMaxTokens: 300 }), input, {
       config: { limit: 2000, logdir, extraConfig: { workspace: root } },
       context: { model: createModel(server, kind) },
+      shape: 'strict',
     });
-    const [system, resume, ...files] = result.messages;
+    expect(checkMessageShape(result.messages, 'strict')).toEqual([]);
+    // The latest request was answered: its answer is in the RESUME after it, and a note stands
+    // between the task and the latest request, so turns alternate.
+    const [system, task, note, latest, resume, ...files] = result.messages;
     expect(system).toBe(input[0]);
+    expect(task).toBe(input[1]);
+    expect(messageText(note!)).toMatch(/summarised in the RESUME below/);
+    expect(latest).toBe(input.findLast((message) => message.role === 'user'));
     expect(resume!.role).toBe('assistant');
     const resumeText = messageText(resume!);
     expect(parseResume(resumeText).missing).toEqual([]);
@@ -62,10 +71,11 @@ describe.each(CLIENT_KINDS)('summarize through the %s client', (kind) => {
     expect(messageText(files[0]!)).toContain('return 2');
     expect(messageText(files[1]!)).toContain('cut to its first part');
     expect(result.limitations.join('\n')).toContain('docs/notes.md cut to 300');
-    // Every user message is declared folded, and nothing of the old turns is left.
-    expect(result.folded!.map((entry) => entry.messageId)).toEqual(input.filter((message) => message.role === 'user').map((message) => message.id));
+    // Every other user message is declared folded, and nothing of the old turns is left.
+    const users = input.filter((message) => message.role === 'user').map((message) => message.id);
+    expect(result.folded!.map((entry) => entry.messageId)).toEqual(users.slice(1, -1));
     expect(result.folded!.every((entry) => entry.reason === RESUME_FOLD_REASON)).toBe(true);
-    expect(result.removed).toHaveLength(input.length - 1);
+    expect(result.removed).toHaveLength(input.length - 3);
     // The RESUME is on disk and its path is in the limitations.
     const saved = /RESUME saved to (\S+)/.exec(result.limitations.join('\n'))![1]!;
     expect(saved).toMatch(/RESUME-.*\.md$/);

@@ -1,6 +1,7 @@
 import type { Message } from '../messages/message.js';
 import { computeSourceDigest } from '../digest/source-digest.js';
 import { InvalidArgumentError } from '../errors/invalid-argument-error.js';
+import type { MessageShapeRuleSet } from '../integrity/message-shape.js';
 import type { CompactionResult } from '../provider/compaction-result.js';
 import type { CompressionConfig } from '../provider/compression-config.js';
 import { providerUsesModel, type ContextProvider } from '../provider/context-provider.js';
@@ -44,16 +45,28 @@ export function createPipelineProvider(stages: readonly ContextProvider[]): Pipe
   };
 }
 
-/** Runs a pipeline's stages with the stage runner; the merged result covers the whole pipeline. */
+/**
+ * Runs a pipeline's stages with the stage runner; the merged result covers the whole pipeline.
+ * Each stage's output must keep `shape` (default `openai`) against its own input.
+ */
 export async function runPipeline(
   pipeline: PipelineProvider,
   messages: readonly Message[],
   config: CompressionConfig,
   context: ProviderContext,
   providerOptions: ProviderOptions = {},
+  shape?: MessageShapeRuleSet,
 ): Promise<CompactionResult> {
   const started = performance.now();
-  const { applied } = await runStages({ stages: pipeline.stages, messages, config, context, providerOptions, keepEvery: true });
+  const { applied } = await runStages({
+    stages: pipeline.stages,
+    messages,
+    config,
+    context,
+    providerOptions,
+    keepEvery: true,
+    ...(shape ? { shape } : {}),
+  });
   const tokensBefore = context.tokens.countMessages(messages);
   if (applied.length === 0) {
     return {

@@ -1,3 +1,4 @@
+import type { MessageShapeRuleSet } from '../integrity/message-shape.js';
 import { validateCompaction } from '../integrity/validate-compaction.js';
 import type { Message } from '../messages/message.js';
 import type { CompactionResult } from '../provider/compaction-result.js';
@@ -13,6 +14,8 @@ export interface RunStagesOptions {
   readonly config: CompressionConfig;
   readonly context: ProviderContext;
   readonly providerOptions?: ProviderOptions;
+  /** The message shape every stage's output must keep (default runStage only); default `openai`. */
+  readonly shape?: MessageShapeRuleSet;
   /** Checked before each stage; default: while over `config.limit` (always, without a limit). */
   readonly shouldContinue?: (messages: readonly Message[]) => boolean;
   /**
@@ -43,7 +46,7 @@ export async function runStages(options: RunStagesOptions): Promise<{ messages: 
     options.runStage ??
     (async (stage: ContextProvider, messages: readonly Message[]) => {
       const result = await runProvider(stage, messages, config, context, options.providerOptions);
-      validateCompaction(stage.name, messages, result, context.tokens);
+      validateCompaction(stage.name, messages, result, context.tokens, options.shape ? { shape: options.shape } : {});
       return result;
     });
   let current = options.messages;

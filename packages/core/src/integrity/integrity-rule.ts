@@ -10,6 +10,8 @@ export const INTEGRITY_RULES = {
   'user-unchanged': 'user messages are kept byte-identical unless declared folded',
   'pinned-unchanged': 'pinned messages are kept byte-identical',
   'not-larger': 'the output has no more tokens than the input',
+  'message-shape':
+    "the output breaks no rule of the target's message shape (MESSAGE_SHAPE_RULES; `openai` unless the host is told `strict`) more often than the input does",
 } as const;
 
 export type IntegrityRule = keyof typeof INTEGRITY_RULES;

@@ -53,7 +53,8 @@ describe('findIntegrityViolations: each rule fires', () => {
 
   it('roles-intact: inserted tool message', () => {
     const inserted = toolResult('new', 'c1', 'fake output');
-    expect(rulesBroken([...shorter.slice(0, 5), inserted, ...shorter.slice(5)])).toEqual(['roles-intact']);
+    // A second result for c1, away from its call, also breaks the shape every API needs.
+    expect(rulesBroken([...shorter.slice(0, 5), inserted, ...shorter.slice(5)])).toEqual(['roles-intact', 'message-shape']);
   });
 
   it('roles-intact: inserted user message', () => {
@@ -123,10 +124,22 @@ describe('findIntegrityViolations: each rule fires', () => {
     expect(rulesBroken(input.map((message) => (message === answer ? longer : message)))).toEqual(['not-larger']);
   });
 
+  it('message-shape: the output breaks a shape rule more often than the input (openai by default, strict when asked)', () => {
+    const empty = withParts(answer, [{ type: 'text', text: '  ' }]);
+    expect(rulesBroken(input.map((message) => (message === answer ? empty : message)))).toEqual(['message-shape']);
+    // Dropping the assistant turn between the two user messages: fine for openai, not for strict.
+    const userRun = [system, firstUser, secondUser, call2, result2];
+    expect(rulesBroken(userRun)).toEqual([]);
+    const strict = findIntegrityViolations(input, resultOf(input, userRun), tokens, { shape: 'strict' });
+    expect(strict.map((violation) => violation.rule)).toEqual(['message-shape']);
+    expect(strict[0]!.detail).toMatch(/strict rule "alternation" is broken 1 time\(s\) in the output, 0 in the input/);
+  });
+
   it('covers every rule in INTEGRITY_RULES', () => {
     // Keeps this file honest: a new rule needs a test above.
     expect(Object.keys(INTEGRITY_RULES).sort()).toEqual(
       [
+        'message-shape',
         'not-larger',
         'order-kept',
         'pinned-unchanged',

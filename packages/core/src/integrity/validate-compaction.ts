@@ -4,13 +4,24 @@ import type { CompactionResult } from '../provider/compaction-result.js';
 import type { TokenCounting } from '../tokens/token-counting.js';
 import { InvalidProviderOutputError } from '../errors/invalid-provider-output-error.js';
 import type { IntegrityViolation } from './integrity-rule.js';
+import { DEFAULT_MESSAGE_SHAPE, findMessageShapeRegressions, type MessageShapeRuleSet } from './message-shape.js';
 import { findToolPairingProblem } from './tool-pairing.js';
+
+export interface IntegrityOptions {
+  /** The message shape the output must keep (no more often broken than in the input). Default `openai`. */
+  readonly shape?: MessageShapeRuleSet;
+}
 
 /**
  * Checks a provider's result against the integrity rules and returns every violation found
  * (empty when the output is valid).
  */
-export function findIntegrityViolations(input: readonly Message[], result: CompactionResult, tokens: TokenCounting): IntegrityViolation[] {
+export function findIntegrityViolations(
+  input: readonly Message[],
+  result: CompactionResult,
+  tokens: TokenCounting,
+  options: IntegrityOptions = {},
+): IntegrityViolation[] {
   const violations: IntegrityViolation[] = [];
   // Providers are third-party code: a missing result must be a rule violation, not a TypeError.
   if (result == null || typeof result !== 'object') {
@@ -78,6 +89,18 @@ export function findIntegrityViolations(input: readonly Message[], result: Compa
   const pairing = findToolPairingProblem(input, output);
   if (pairing) violations.push({ rule: 'tool-pairing', detail: pairing });
 
+  const shape = options.shape ?? DEFAULT_MESSAGE_SHAPE;
+  for (const regression of findMessageShapeRegressions(input, output, shape)) {
+    // A lost or orphaned result is already named by tool-pairing.
+    if (regression.rule === 'tool-results-follow-call' && pairing) continue;
+    violations.push({
+      rule: 'message-shape',
+      detail:
+        `${shape} rule "${regression.rule}" is broken ${regression.outputCount} time(s) in the output, ${regression.inputCount} in the input; ` +
+        `first: ${regression.violations[0]!.detail}`,
+    });
+  }
+
   const before = tokens.countMessages(input);
   const after = tokens.countMessages(output);
   if (after > before) violations.push({ rule: 'not-larger', detail: `output has ${after} tokens, input ${before}` });
@@ -85,7 +108,13 @@ export function findIntegrityViolations(input: readonly Message[], result: Compa
 }
 
 /** Throws `InvalidProviderOutputError` naming the provider and the first rule broken. */
-export function validateCompaction(provider: string, input: readonly Message[], result: CompactionResult, tokens: TokenCounting): void {
-  const [first] = findIntegrityViolations(input, result, tokens);
+export function validateCompaction(
+  provider: string,
+  input: readonly Message[],
+  result: CompactionResult,
+  tokens: TokenCounting,
+  options: IntegrityOptions = {},
+): void {
+  const [first] = findIntegrityViolations(input, result, tokens, options);
   if (first) throw new InvalidProviderOutputError({ provider, rule: first.rule, detail: first.detail });
 }

@@ -120,6 +120,19 @@ function createFoldingProvider(role: 'user' | 'system'): ContextProviderV1 {
 }
 
 export const foldsUserMessage = createFoldingProvider('user');
+
+/** Drops the messages with these ids (their tool pairs together, so only the shape can break). */
+export function dropsMessages(ids: readonly string[]): ContextProviderV1 {
+  const identity = createIdentityProvider();
+  return {
+    ...identity,
+    name: 'drops-messages',
+    async compress(messages, _config, context) {
+      const output = messages.filter((message) => !ids.includes(message.id));
+      return buildCompactionResult({ input: messages, output, tokens: context.tokens, startedAt: performance.now(), limitations: ['dropped messages'] });
+    },
+  };
+}
 export const foldsSystemMessage = createFoldingProvider('system');
 
 export const throwsInCompress = createResultChangingProvider('throws', () => {
