@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { InvalidArgumentError, RECOVERY_FOLDER, type Logger, type TokenEncoding } from '@ollm/core';
+import { InvalidArgumentError, isMessageShapeRuleSet, RECOVERY_FOLDER, type Logger, type MessageShapeRuleSet, type TokenEncoding } from '@ollm/core';
 import { loadConfig } from '@ollm/runtime';
 import { serializeTranscript, writeTranscript } from '@ollm/transcripts';
 import type { CliIo } from '../cli-io.js';
@@ -35,6 +35,17 @@ interface CompactOptions {
   readonly baseUrl?: string;
   readonly api: string;
   readonly providerOption?: readonly string[];
+  readonly shape?: string;
+}
+
+/** Formats whose consumers apply chat templates or the Anthropic rules: alternating turns, a user message first. */
+const STRICT_FORMATS: ReadonlySet<string> = new Set(['anthropic', 'ollama']);
+
+/** `--shape`, else the format's: strict for Anthropic and Ollama files, the OpenAI API's rules for the rest. */
+export function shapeFor(format: string, flag: string | undefined): MessageShapeRuleSet {
+  if (flag === undefined) return STRICT_FORMATS.has(format) ? 'strict' : 'openai';
+  if (!isMessageShapeRuleSet(flag)) throw new InvalidArgumentError({ argument: 'shape', message: `Unknown --shape "${flag}". Shapes: strict, openai.` });
+  return flag;
 }
 
 /** `ollm compact`: named and described by the dispatcher (run-cli.ts). */
@@ -61,11 +72,16 @@ export const compactCommand = defineCommand((command: Command, context: CommandC
       "a provider's own option, over config providerOptions (repeatable; the value is JSON or text), e.g. trim.previewLines=0",
       collectProviderOption,
     )
+    .option(
+      '--shape <rules>',
+      'message-shape rules the output must keep: strict (alternating turns, a user message first: chat templates, Anthropic) or openai (default: strict for anthropic and ollama files, else openai)',
+    )
     .addHelpText(
       'after',
       `
 Every provider output is validated (roles, order, timestamps, tool pairing, system and user
-messages unchanged, never larger); an output that breaks a rule exits 1 and nothing is written.
+messages unchanged, never larger, and the message shape of --shape, broken no more than the input
+was); an output that breaks a rule exits 1 and nothing is written.
 Removed content is saved byte-for-byte and can be printed with \`ollm recover\`.
 Each provider's own options come from the config's providerOptions (the only config key compact
 reads) and --provider-option, which wins key by key.
@@ -93,6 +109,7 @@ Examples:
       if (!(MODEL_APIS as readonly string[]).includes(options.api)) {
         throw new InvalidArgumentError({ argument: 'api', message: `Unknown --api "${options.api}". APIs: ${MODEL_APIS.join(', ')}.` });
       }
+      if (options.shape !== undefined) shapeFor('', options.shape);
       // Before the transcript is read: a bad option or config value is reported first.
       const flagOptions = options.providerOption && options.providerOption.length > 0 ? parseProviderOptionFlags(options.providerOption) : undefined;
       const { config } = await loadConfig({
@@ -134,6 +151,7 @@ Examples:
           logdir,
           encoding: options.encoding as TokenEncoding,
           providerOptions: config.providerOptions,
+          shape: shapeFor(transcript.format, options.shape),
           logger: createLogger(io, provider.name, globalOptions(command).debug),
           ...(io.signal ? { abortSignal: io.signal } : {}),
           ...(model ? { model } : {}),

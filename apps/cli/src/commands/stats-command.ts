@@ -4,6 +4,7 @@ import type { CommandContext } from '../command-context.js';
 import { readInputTranscript, selectConversations } from '../read-input.js';
 import { computeConversationStats, sumConversationStats } from '../stats/conversation-stats.js';
 import { countingNote, renderBreakdown, renderConversationTable } from '../stats/render-stats.js';
+import { listCheckpoints, renderCheckpoints } from '../stats/checkpoint-list.js';
 import { defineCommand } from './define-command.js';
 
 interface StatsOptions {
@@ -28,7 +29,8 @@ export const statsCommand = defineCommand((command: Command, context: CommandCon
       `
 Each kind counts the text of its parts alone. The total is what the context costs
 (TokenCounter.countMessages): the parts plus 4 tokens per message and 3 per tool call,
-shown as the "overhead" row. Files with several conversations (tau-bench) show one row per
+shown as the "overhead" row, then the checkpoints the file carries (goal-aware's summaries: level,
+range, tokens now and of the turns summarised). Files with several conversations (tau-bench) show one row per
 conversation and the breakdown summed over all of them.
 
 Examples:
@@ -50,6 +52,7 @@ Examples:
       const entries = selected.map(({ conversation }) => ({
         id: conversation.id,
         stats: computeConversationStats(conversation.id, conversation.messages, tokens),
+        checkpoints: listCheckpoints(conversation.messages, tokens),
       }));
       const total = sumConversationStats(entries.map((entry) => entry.stats));
       if (options.json) {
@@ -58,7 +61,7 @@ Examples:
           format: transcript.format,
           encoding,
           countingNote: "byKind counts each part's text; totalTokens = countMessages (4 per message, 3 per tool call; overheadTokens is the difference)",
-          conversations: entries.map(({ id, stats }) => ({ id, ...stats })),
+          conversations: entries.map(({ id, stats, checkpoints }) => ({ id, ...stats, checkpoints })),
           total,
         };
         io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
@@ -68,6 +71,10 @@ Examples:
       const sections = [`${file} (${transcript.format}, ${count})`];
       if (entries.length > 1) sections.push(renderConversationTable(entries), 'Summed over all conversations:');
       sections.push(renderBreakdown(total, entries.length > 1), countingNote(encoding));
+      // Checkpoints are listed for a single conversation, or when any of several carries one.
+      const withCheckpoints = entries.filter((entry) => entry.checkpoints.length > 0);
+      if (entries.length === 1) sections.push(renderCheckpoints(entries[0]!.checkpoints));
+      else for (const entry of withCheckpoints) sections.push(`${entry.id}: ${renderCheckpoints(entry.checkpoints)}`);
       io.stdout.write(`${sections.join('\n\n')}\n`);
     });
 });

@@ -1,5 +1,5 @@
 import { formatChange, formatInteger } from '../output/format-number.js';
-import type { ConversationReport } from './compact-transcript.js';
+import type { ConversationReport, GoalReport } from './compact-transcript.js';
 
 export interface CompactSummaryOptions {
   readonly provider: string;
@@ -23,8 +23,18 @@ export function formatCompactSummary(options: CompactSummaryOptions): string {
   const count = reports.length > 1 ? `${formatInteger(reports.length)} conversations, ` : '';
   const missedNote = missed === 0 ? '' : reports.length > 1 ? `; limit not reached in ${formatInteger(missed)}` : '; limit not reached';
   const written = options.written ? `; wrote ${options.written}` : '';
+  const goals = reports.flatMap((report) => (report.goal ? [report.goal] : []));
+  const goalNote = goals.length === 1 ? `\n${describeGoal(goals[0]!)}` : goals.length > 1 ? `\n${goals.length} conversations carry a goal (see --json)` : '';
   return (
     `${options.provider}: ${count}${formatInteger(before)} -> ${formatInteger(after)} tokens (${formatChange(before, after)}), ` +
-    `${formatInteger(saved)} pieces saved under ${options.savedUnder}${missedNote}${written}`
+    `${formatInteger(saved)} pieces saved under ${options.savedUnder}${missedNote}${written}${goalNote}`
   );
+}
+
+/** `goal (from user markers) kept: "Fix the parser"; locked decisions kept 1/1`. */
+function describeGoal(goal: GoalReport): string {
+  const locked = goal.lockedDecisions;
+  const decisions = locked.length === 0 ? '' : `; locked decisions kept ${locked.filter((decision) => decision.kept).length}/${locked.length}`;
+  const lost = locked.filter((decision) => !decision.kept).map((decision) => `"${decision.description}"`);
+  return `goal (from ${goal.source} markers) ${goal.kept ? 'kept' : 'not in the output'}: "${goal.description}"${decisions}${lost.length > 0 ? ` (not kept: ${lost.join(', ')})` : ''}`;
 }

@@ -3,6 +3,9 @@ import {
   createTokenizer,
   TokenCounter,
   type ContextProvider,
+  type GoalState,
+  type Message,
+  type MessageShapeRuleSet,
   type LanguageModel,
   type Logger,
   type ProviderOptions,
@@ -12,6 +15,7 @@ import {
 import { withConversationMessages, type Transcript } from '@ollm/transcripts';
 import type { SelectedConversation } from '../read-input.js';
 import { resolveLimit, type TokenLimit } from '../parse-limit.js';
+import { goalFromMessages, goalKept } from './goal-from-messages.js';
 
 export interface ConversationReport {
   readonly conversation: string;
@@ -23,6 +27,15 @@ export interface ConversationReport {
   readonly removed: readonly RemovedContent[];
   readonly limitations: readonly string[];
   readonly timeMs: number;
+  /** The goal the transcript's markers set (given to the provider), and whether the output still shows it. */
+  readonly goal?: GoalReport;
+}
+
+export interface GoalReport {
+  readonly description: string;
+  readonly source: 'user' | 'assistant';
+  readonly kept: boolean;
+  readonly lockedDecisions: readonly { readonly description: string; readonly kept: boolean }[];
 }
 
 export interface CompactTranscriptOptions {
@@ -35,6 +48,8 @@ export interface CompactTranscriptOptions {
   readonly logger: Logger;
   /** Each provider's own options, keyed by provider name (config `providerOptions`, `--provider-option`). */
   readonly providerOptions?: ProviderOptions;
+  /** Message-shape rules every output must keep (no more broken than the input); default `openai`. */
+  readonly shape?: MessageShapeRuleSet;
   readonly abortSignal?: AbortSignal;
   /** For model-based providers; `--model`. */
   readonly model?: LanguageModel;
@@ -52,6 +67,11 @@ export interface CompactedTranscript {
  * before it is used; conversations not selected are kept as they are. Nothing is written here:
  * the caller writes only after every conversation succeeded.
  */
+function goalReport(state: GoalState, source: 'user' | 'assistant', output: readonly Message[]): GoalReport {
+  const kept = goalKept(state, output);
+  return { description: state.description, source, kept: kept.goal, lockedDecisions: kept.lockedDecisions };
+}
+
 export async function compactTranscript(options: CompactTranscriptOptions): Promise<CompactedTranscript> {
   const tokens = new TokenCounter(createTokenizer(options.encoding));
   let transcript = options.transcript;
@@ -60,6 +80,7 @@ export async function compactTranscript(options: CompactTranscriptOptions): Prom
     options.onConversation?.(position, options.conversations.length);
     const tokensBefore = tokens.countMessages(conversation.messages);
     const limit = resolveLimit(options.limit, tokensBefore);
+    const goal = goalFromMessages(conversation.messages);
     const result = await compactWith(options.provider, conversation.messages, {
       config: { limit, logdir: options.logdir },
       context: {
@@ -67,8 +88,10 @@ export async function compactTranscript(options: CompactTranscriptOptions): Prom
         logger: options.logger,
         ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}),
         ...(options.model ? { model: options.model } : {}),
+        ...(goal ? { goal: goal.state } : {}),
       },
       ...(options.providerOptions ? { providerOptions: options.providerOptions } : {}),
+      ...(options.shape ? { shape: options.shape } : {}),
     });
     // Checked between conversations too: a rule-based provider finishes without looking at it.
     options.abortSignal?.throwIfAborted();
@@ -84,6 +107,7 @@ export async function compactTranscript(options: CompactTranscriptOptions): Prom
       limitations: result.limitations,
       // A tenth of a millisecond is all the precision a report reader can use.
       timeMs: Math.round(result.stats.timeMs * 10) / 10,
+      ...(goal ? { goal: goalReport(goal.state, goal.source, result.messages) } : {}),
     });
   }
   return { transcript, reports };

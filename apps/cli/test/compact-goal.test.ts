@@ -1,0 +1,132 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { messageText } from '@ollm/core';
+import { startFakeModelServer, type FakeModelServer } from '@ollm/fake-model-server';
+import { runOllm, temporaryFolder } from './run-ollm.js';
+
+/** An OpenAI-format agent run whose task sets a goal and locks a decision with markers. */
+function transcriptWithGoal(): unknown {
+  const messages: unknown[] = [
+    { role: 'system', content: 'You are a coding agent with a shell.' },
+    {
+      role: 'user',
+      content: '[GOAL] Make the parser retry on timeouts\n[DECISION] Use exponential backoff capped at 30 s - LOCKED\nPlease fix src/parser.py.',
+    },
+  ];
+  for (let step = 0; step < 24; step++) {
+    messages.push({
+      role: 'assistant',
+      content: `Step ${step}: reading more of the parser.`,
+      tool_calls: [
+        {
+          id: `call_${step}`,
+          type: 'function',
+          function: { name: 'bash', arguments: JSON.stringify({ command: `sed -n '${step * 40},${step * 40 + 40}p' src/parser.py` }) },
+        },
+      ],
+    });
+    const body = Array.from({ length: 40 }, (_, line) => `${step * 40 + line}: def parse_chunk_${step}_${line}(stream): return stream.read(${line})`).join(
+      '\n',
+    );
+    messages.push({ role: 'tool', tool_call_id: `call_${step}`, content: body });
+  }
+  messages.push({ role: 'user', content: 'Go on.' });
+  return { messages };
+}
+
+describe('ollm compact reads the goal markers of the file', () => {
+  let server: FakeModelServer;
+  const prompts: string[] = [];
+  const folder = temporaryFolder();
+  beforeAll(async () => {
+    server = await startFakeModelServer({
+      reply: (request) => {
+        prompts.push(request.messages.map(messageText).join('\n'));
+        return 'The agent read src/parser.py chunk by chunk; the retry goal stands, with exponential backoff capped at 30 s (locked).';
+      },
+    });
+  });
+  afterAll(async () => {
+    await server.close();
+    folder.remove();
+  });
+
+  it('gives goal-aware the goal and the locked decision, and says in the report that they were kept', async () => {
+    const file = join(folder.path, 'run.json');
+    writeFileSync(file, JSON.stringify(transcriptWithGoal()));
+    const run = await runOllm(
+      [
+        'compact',
+        file,
+        '--provider',
+        'goal-aware',
+        '--model',
+        'fake-llama:8b',
+        '--host',
+        server.url,
+        '--limit',
+        '40%',
+        '--json',
+        '--out',
+        join(folder.path, 'out.json'),
+      ],
+      { cwd: folder.path, env: { OLLM_HOME: join(folder.path, 'home'), HOME: folder.path } },
+    );
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(prompts.length).toBeGreaterThan(0);
+    const prompt = prompts.join('\n');
+    expect(prompt).toContain('Make the parser retry on timeouts');
+    expect(prompt).toContain('Use exponential backoff capped at 30 s');
+    expect(prompt).not.toContain('No goal was set');
+    const report = JSON.parse(run.stdout) as {
+      goal: { description: string; source: string; kept: boolean; lockedDecisions: { description: string; kept: boolean }[] };
+    };
+    expect(report.goal).toEqual({
+      description: 'Make the parser retry on timeouts',
+      source: 'user',
+      kept: true,
+      lockedDecisions: [{ description: 'Use exponential backoff capped at 30 s', kept: true }],
+    });
+  });
+
+  it('compacting its own output again ages the checkpoints, and ollm stats lists them', async () => {
+    const env = { OLLM_HOME: join(folder.path, 'home'), HOME: folder.path };
+    let input = join(folder.path, 'run.json');
+    writeFileSync(input, JSON.stringify(transcriptWithGoal()));
+    const levels: number[][] = [];
+    const sizes: number[] = [];
+    for (let round = 1; round <= 3; round++) {
+      const out = join(folder.path, `round-${round}.json`);
+      // Each round adds new turns after the old ones, as a session that goes on would.
+      if (round > 1) {
+        const previous = JSON.parse(readFileSync(input, 'utf8')) as { messages: unknown[] };
+        const more = (transcriptWithGoal() as { messages: unknown[] }).messages.slice(2);
+        writeFileSync(input, JSON.stringify({ messages: [...previous.messages, ...more.map((message) => renumber(message, round))] }));
+      }
+      const run = await runOllm(
+        ['compact', input, '--provider', 'goal-aware', '--model', 'fake-llama:8b', '--host', server.url, '--limit', '40%', '--out', out],
+        { cwd: folder.path, env },
+      );
+      expect(run.code, run.stderr).toBe(0);
+      const stats = await runOllm(['stats', out, '--json'], { cwd: folder.path, env });
+      const report = JSON.parse(stats.stdout) as { conversations: { checkpoints: { level: number; tokens: number }[]; totalTokens: number }[] };
+      levels.push(report.conversations[0]!.checkpoints.map((checkpoint) => checkpoint.level));
+      sizes.push(report.conversations[0]!.totalTokens);
+      const text = await runOllm(['stats', out], { cwd: folder.path, env });
+      expect(text.stdout).toMatch(/^Checkpoints: \d+$/m);
+      input = out;
+    }
+    // Round 1 writes new checkpoints; later rounds age the ones read back from the file instead of nesting them.
+    expect(levels[0]!.every((level) => level === 3)).toBe(true);
+    expect(Math.min(...levels[2]!)).toBeLessThan(3);
+    expect(sizes[2]!).toBeLessThan(sizes[0]! * 3);
+  });
+});
+
+/** The same turns again with fresh call ids, so a round's new turns do not clash with the old ones. */
+function renumber(message: unknown, round: number): unknown {
+  const text = JSON.stringify(message).replace(/call_(\d+)/g, (_, id: string) => `call_r${round}_${id}`);
+  return JSON.parse(text) as unknown;
+}
