@@ -20,13 +20,17 @@ export interface PlaceholderInput {
  * hint of what it said, and how to get it back. Two short lines, so a model still knows
  * that the command ran and what kind of answer came back.
  */
+/** Hex digits of the sha256 a placeholder names. */
+export const RECOVERY_REFERENCE_LENGTH = 12;
+
 export function buildPlaceholder(input: PlaceholderInput): string {
   const lines = countLines(input.output);
   const size = `${input.outputTokens} tokens, ${lines} line${lines === 1 ? '' : 's'}`;
   const hint = `${input.isError ? 'error; ' : ''}${describeOutput(input.output, input.isError)}`;
-  // `ollm recover` takes the saved path itself, so one line names the file and the command, works
-  // for any logdir, and carries the 64-digit sha256 (~35 tokens) only once.
-  const recovery = input.path === undefined ? 'not saved (no logdir), not recoverable' : `recover: ollm recover ${input.path}`;
+  // A 12-hex reference (~4 tokens) rather than the saved path (~35 tokens and different on every
+  // machine): `ollm recover` finds the piece by that prefix in the logdir.
+  const reference = input.sha256?.slice(0, RECOVERY_REFERENCE_LENGTH);
+  const recovery = input.path === undefined || reference === undefined ? 'not saved (no logdir), not recoverable' : `recover: ollm recover ${reference}`;
   return `${PLACEHOLDER_PREFIX}\`${input.call}\` output masked (${size}); ${hint}\n${recovery}`;
 }
 

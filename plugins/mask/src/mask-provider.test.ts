@@ -89,7 +89,7 @@ describe('mask provider', () => {
     expect(note).toContain('the last 10 (keepLast 10)');
   });
 
-  it('placeholder keeps the call, size, hint and recovery path, and is smaller', async () => {
+  it('placeholder keeps the call, size, hint and a 12-hex recovery reference (no path), and is smaller', async () => {
     const messages = buildConversation(turns(11));
     const original = resultOutput(messages, 0);
     const result = await run(messages);
@@ -100,7 +100,8 @@ describe('mask provider', () => {
     expect(placeholder).toContain('returncode 0; first line: "/testbed/django/area0/module_0.py:1: def handler_0(request): pass"');
     const [entry] = result.removed;
     expect(entry?.sha256).toBe(sha256Hex(original));
-    expect(placeholder).toContain(`recover: ollm recover ${entry?.path}`);
+    expect(placeholder).toContain(`recover: ollm recover ${entry!.sha256.slice(0, 12)}`);
+    expect(placeholder).not.toContain(entry!.path!);
     expect(readFileSync(entry!.path!, 'utf8')).toBe(original);
     expect(entry?.originalTokens).toBe(context.tokens.countText(original));
     expect(context.tokens.countText(placeholder)).toBeLessThan(entry!.originalTokens);

@@ -83,7 +83,7 @@ function render(input: ToolResultPlaceholderInput, removedTokens: number, origin
           ...(tail.length > 0 ? ['Last lines:', ...tail.map((line) => `  ${shortenLine(line, previewLineCharacters)}`)] : []),
         ]),
     stored.path !== undefined
-      ? `Full output saved to ${stored.path}; read it back with: ollm recover ${shortSha}`
+      ? `Full output saved; read it back with: ollm recover ${shortSha}`
       : `Full output NOT saved (no logdir configured), so it cannot be recovered (sha256 ${shortSha}).`,
   ];
   return text.join('\n');
