@@ -40,7 +40,8 @@ class FoldState {
   readonly turns: Turn[];
   readonly levels: FoldLevel[];
   private readonly renderings: Map<FoldLevel, FoldedTurn>[];
-  private readonly fixedTokens: number;
+  /** Tokens of the messages fold never edits: no output is smaller. */
+  readonly fixedTokens: number;
   private turnTokens: number[];
   private readonly visibleCache = new Map<FoldedTurn, Set<string>>();
   private readonly nameTokens = new Map<string, number>();
@@ -193,7 +194,7 @@ class FoldState {
 }
 
 /** The steps in the order a careful engineer gives things up; see docs/plugins/fold.md. */
-function plannedSteps(state: FoldState, keepRecent: number, withLimit: boolean): Step[] {
+function plannedSteps(state: FoldState, keepRecent: number, withLimit: boolean, reachable: boolean): Step[] {
   const editable = state.turns.map((turn, index) => ({ turn, index })).filter(({ turn }) => !turn.fixed);
   const recent = editable.slice(Math.max(0, editable.length - keepRecent)).map(({ index }) => index);
   const old = editable.slice(0, Math.max(0, editable.length - keepRecent)).map(({ index }) => index);
@@ -218,8 +219,10 @@ function plannedSteps(state: FoldState, keepRecent: number, withLimit: boolean):
   steps.push(...old.map((turn) => ({ turn, level: 4 as FoldLevel, withNames: true })));
   steps.push(...recent.map((turn) => ({ turn, level: 2 as FoldLevel, withNames: true })));
   steps.push(...recent.map((turn) => ({ turn, level: 3 as FoldLevel })));
-  // Last resort, when the system and user messages leave almost nothing: the newest turn goes too.
-  steps.push(...recent.map((turn) => ({ turn, level: 4 as FoldLevel })));
+  // Last resort, when the system and user messages leave almost nothing: the newest turns go too.
+  // Not when those messages alone are over the limit: then no output fits, and dropping the newest
+  // turns would lose them for nothing (the rest is for a host that may fold user messages).
+  if (reachable) steps.push(...recent.map((turn) => ({ turn, level: 4 as FoldLevel })));
   return steps;
 }
 
@@ -332,7 +335,8 @@ export function foldConversation(
 ): FoldedConversation {
   const index = new NameIndex(messages, (position) => isFixedMessage(messages[position]!));
   const state = new FoldState(messages, { tokens, index, options });
-  const steps = plannedSteps(state, options.keepRecentTurns, limit !== undefined);
+  const reachable = limit === undefined || state.fixedTokens <= limit;
+  const steps = plannedSteps(state, options.keepRecentTurns, limit !== undefined, reachable);
   let next = 0;
   let assembly: Assembly | undefined;
   for (;;) {
@@ -344,8 +348,8 @@ export function foldConversation(
     assembly = assemble(state, limit);
     if (limit === undefined || assembly.tokens <= limit) break;
     if (next >= steps.length) {
-      const bare = assemble(state, limit, true);
-      if (bare.tokens < assembly.tokens) assembly = bare;
+      const bare = reachable ? assemble(state, limit, true) : undefined;
+      if (bare && bare.tokens < assembly.tokens) assembly = bare;
       break;
     }
     state.apply(steps[next++]!);

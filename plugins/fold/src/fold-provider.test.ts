@@ -117,6 +117,15 @@ describe('fold', () => {
     expect(result.stats.tokensAfter).toBeLessThan(tokens.countMessages(messages));
   });
 
+  it('when the system and user messages alone are over the limit, keeps the newest turns and warns', async () => {
+    const messages = agentConversation(`Fix the lookup. ${'The task statement goes on at length. '.repeat(200)}`, steps(6));
+    const fixed = tokens.countMessages(messages.slice(0, 2));
+    const result = await fold(messages, fixed - 10);
+    expect(result.messages.at(-1)!.id).toBe('tool_5');
+    expect(result.stats.tokensAfter).toBeGreaterThan(fixed - 10);
+    expect(result.limitations.join('\n')).toMatch(/over the limit/);
+  });
+
   it('rejects an unknown or malformed option with the option named', () => {
     expect(() => createFoldProvider({ keepRecentTurns: -1 })).toThrow(/keepRecentTurns must be a non-negative integer/);
     expect(() => createFoldProvider({ keepRecent: 2 } as never)).toThrow(/no option "keepRecent"/);
