@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { restoreCheckpoint, withoutCheckpointMetadata } from './checkpoint-header.js';
 import { parseTranscript } from './parse-transcript.js';
 import { serializeTranscript } from './serialize-transcript.js';
-import { fixture } from './test-support/fixture-paths.js';
+import { fixture, packageFixture } from './test-support/fixture-paths.js';
 import { withConversationMessages } from './with-conversation-messages.js';
 
 const checkpoint: Checkpoint = {
@@ -34,11 +34,14 @@ const checkpointMessage: Message = {
 };
 
 const FORMATS = ['formats/openai.json', 'formats/openai-wrapped.json', 'formats/anthropic.json', 'formats/ollama.json', 'formats/gptme/conversation.jsonl'];
-const TRANSCRIPTS = [...FORMATS, 'swe-agent-django/django__django-14915.traj.json', 'tau-bench-airline/gpt-4o-airline.sample.json'];
+const TRANSCRIPTS = [
+  ...[...FORMATS, 'swe-agent-django/django__django-14915.traj.json', 'tau-bench-airline/gpt-4o-airline.sample.json'].map((path) => fixture(path)),
+  packageFixture('swe-agent-classic', 'calc__mean-empty.traj'),
+];
 
 describe('checkpoints survive a transcript file through their header line', () => {
   it.each(TRANSCRIPTS)('%s: written without checkpoint fields, read back as a checkpoint', (path) => {
-    const transcript = parseTranscript(readFileSync(fixture(path), 'utf8'), { file: path });
+    const transcript = parseTranscript(readFileSync(path, 'utf8'), { file: path });
     const messages = transcript.conversations[0]!.messages;
     // After the first user message, as goal-aware places one.
     const at = messages.findIndex((message) => message.role === 'user') + 1;
@@ -63,6 +66,20 @@ describe('checkpoints survive a transcript file through their header line', () =
     });
     expect(restored.metadata?.['foldedUserQuotes']).toEqual([{ messageId: 'folded-user-message-4', position: 3, text: 'Please also keep the docs in sync.' }]);
     // And written again (the restored metadata in hand), the file is the same.
+    expect(serializeTranscript(again)).toBe(written);
+  });
+
+  it('ollm-session, which has a metadata field, keeps the checkpoint whole; a header-only one stays text', () => {
+    const path = packageFixture('ollm-session', 'fixture-session.json');
+    const transcript = parseTranscript(readFileSync(path, 'utf8'), { file: path });
+    const messages = transcript.conversations[0]!.messages;
+    const written = serializeTranscript(withConversationMessages(transcript, 0, [...messages.slice(0, 2), checkpointMessage, ...messages.slice(2)]));
+    const again = parseTranscript(written, { file: path });
+    const restored = again.conversations[0]!.messages.filter(isCheckpointMessage);
+    // The new one with everything it carried (keyDecisions, its id), the exported one rebuilt from its header.
+    expect(restored.map((message) => checkpointOf(message)!.id)).toEqual(['cp-1', 'cp-m8']);
+    expect(checkpointOf(restored[0]!)).toEqual(checkpoint);
+    expect(written.match(/"checkpoint"/g)).toHaveLength(1);
     expect(serializeTranscript(again)).toBe(written);
   });
 

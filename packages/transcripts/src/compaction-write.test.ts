@@ -82,6 +82,24 @@ describe('writing after compaction', () => {
     expect((written[2]!.tool_calls as { function: { arguments: string } }[])[1]!.function.arguments).toBe('{"city":"Lyon", "unit":"c"}');
   });
 
+  it('OpenAI: a tool-calling turn written without content gets `""` once its calls are gone, so the file still reads', () => {
+    const document = [
+      { role: 'user', content: 'Time?' },
+      { role: 'assistant', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'clock', arguments: '{}' } }] },
+      { role: 'tool', tool_call_id: 'c1', content: '12:00' },
+      { role: 'assistant', content: 'Noon.' },
+    ];
+    const transcript = parseTranscript(JSON.stringify(document), { file: 'calls.json' });
+    const messages = transcript.conversations[0]!.messages;
+    // Kept as it was while it still calls tools...
+    expect((JSON.parse(serializeTranscript(transcript)) as unknown[])[1]).toEqual(document[1]);
+    // ...and with its calls (and their result) dropped, written with empty content.
+    const dropped = withParts(messages[1]!, []);
+    const written = serializeTranscript(withConversationMessages(transcript, 0, [messages[0]!, dropped, messages[3]!]));
+    expect((JSON.parse(written) as unknown[])[1]).toEqual({ role: 'assistant', content: '' });
+    expect(parseTranscript(written, { file: 'calls.json' }).conversations[0]!.messages).toHaveLength(3);
+  });
+
   it('Anthropic: split tool results merge back into one user turn, edits included', () => {
     const transcript = load('formats/anthropic.json');
     const messages = transcript.conversations[0]!.messages;

@@ -1,6 +1,8 @@
 import { looksLikeAnthropic } from './formats/anthropic-format.js';
 import { looksLikeGptmeLine } from './formats/gptme-format.js';
 import { looksLikeOllama } from './formats/ollama-format.js';
+import { looksLikeOllmSession } from './formats/ollm-session-format.js';
+import { looksLikeSweAgentClassic } from './formats/swe-agent-classic-format.js';
 import { looksLikeSweAgent } from './formats/swe-agent-format.js';
 import { looksLikeTauBench } from './formats/tau-bench-format.js';
 import { isRecord } from './json/order-like.js';
@@ -41,8 +43,16 @@ function parsesAsGptmeLine(line: string): boolean {
   }
 }
 
+/**
+ * The most specific marks first: tau-bench's `[{traj}]`, ollm's session layout (`sessionId` with
+ * `startTime` / `lastActivity` / `toolCalls`), classic SWE-agent (`history` + `trajectory`, no
+ * `messages`), mini-swe-agent (`messages` + `trajectory_format` / `instance_id` / an `exit`
+ * message), one gptme line; then message arrays: Anthropic, Ollama, OpenAI.
+ */
 export function detectDocumentFormat(document: unknown): TranscriptFormat | undefined {
   if (looksLikeTauBench(document)) return 'tau-bench';
+  if (looksLikeOllmSession(document)) return 'ollm-session';
+  if (looksLikeSweAgentClassic(document)) return 'swe-agent-classic';
   if (looksLikeSweAgent(document)) return 'swe-agent';
   if (looksLikeGptmeLine(document)) return 'gptme';
   const messages = Array.isArray(document) ? document : isRecord(document) && Array.isArray(document.messages) ? document.messages : undefined;

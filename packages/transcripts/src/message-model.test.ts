@@ -3,12 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { parseTranscript } from './parse-transcript.js';
 import { readTranscript } from './read-transcript.js';
 import { serializeTranscript } from './serialize-transcript.js';
-import { filesIn, fixture } from './test-support/fixture-paths.js';
+import { filesIn, fixture, packageFixture } from './test-support/fixture-paths.js';
 
 const files = [
   ...filesIn(fixture('swe-agent-django'), '.traj.json'),
   fixture('tau-bench-airline', 'gpt-4o-airline.sample.json'),
   ...['openai.json', 'openai-wrapped.json', 'anthropic.json', 'ollama.json', 'gptme/conversation.jsonl'].map((name) => fixture('formats', name)),
+  packageFixture('swe-agent-classic', 'calc__mean-empty.traj'),
+  packageFixture('ollm-session', 'fixture-session.json'),
 ];
 
 describe('messages read from every fixture', () => {

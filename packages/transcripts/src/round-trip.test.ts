@@ -3,9 +3,15 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseTranscript } from './parse-transcript.js';
 import { serializeTranscript } from './serialize-transcript.js';
-import { filesIn, fixture, hasSharedFixtures, SHARED_FIXTURES } from './test-support/fixture-paths.js';
+import { filesIn, fixture, hasSharedFixtures, packageFixture, SHARED_FIXTURES } from './test-support/fixture-paths.js';
 
-const realFixtures = [...filesIn(fixture('swe-agent-django'), '.traj.json'), fixture('tau-bench-airline', 'gpt-4o-airline.sample.json')];
+const realFixtures = [
+  ...filesIn(fixture('swe-agent-django'), '.traj.json'),
+  fixture('tau-bench-airline', 'gpt-4o-airline.sample.json'),
+  // Written by ollm's own session exporter; and a classic SWE-agent trajectory in Python's json.dumps layout.
+  packageFixture('ollm-session', 'fixture-session.json'),
+  packageFixture('swe-agent-classic', 'calc__mean-empty.traj'),
+];
 const handWritten = ['openai.json', 'openai-wrapped.json', 'anthropic.json', 'ollama.json', 'gptme/conversation.jsonl'].map((name) => fixture('formats', name));
 const shared = hasSharedFixtures
   ? [...filesIn(join(SHARED_FIXTURES, 'swe-agent-django'), '.traj.json'), join(SHARED_FIXTURES, 'tau-bench-airline', 'gpt-4o-airline.json')]

@@ -9,7 +9,10 @@ export function serializeTranscript(transcript: Transcript): string {
   const codec = CODECS[transcript.format];
   const sources = sourcesOf(codec, transcript.document, transcript.file);
   // A checkpoint's metadata is in its text; as fields it would break formats such as Anthropic's.
-  const conversations = transcript.conversations.map((conversation) => ({ ...conversation, messages: conversation.messages.map(withoutCheckpointMetadata) }));
+  // A format with a metadata field of its own (ollm-session) decides per message what to keep.
+  const conversations = codec.carriesMetadata
+    ? transcript.conversations
+    : transcript.conversations.map((conversation) => ({ ...conversation, messages: conversation.messages.map(withoutCheckpointMetadata) }));
   const document = codec.write(transcript.document, conversations, sources);
   const layout = layoutOf(transcript.document);
   if (codec.syntax === 'jsonl') {

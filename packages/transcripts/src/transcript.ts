@@ -1,8 +1,18 @@
 import type { Message } from '@ollm/core';
 
-export type TranscriptFormat = 'openai' | 'anthropic' | 'ollama' | 'gptme' | 'swe-agent' | 'tau-bench';
+export type TranscriptFormat = 'openai' | 'anthropic' | 'ollama' | 'gptme' | 'swe-agent' | 'tau-bench' | 'swe-agent-classic' | 'ollm-session';
 
-export const TRANSCRIPT_FORMATS: readonly TranscriptFormat[] = ['openai', 'anthropic', 'ollama', 'gptme', 'swe-agent', 'tau-bench'];
+/** Every format, in the order error messages list them (the formats added later come last). */
+export const TRANSCRIPT_FORMATS: readonly TranscriptFormat[] = [
+  'openai',
+  'anthropic',
+  'ollama',
+  'gptme',
+  'swe-agent',
+  'tau-bench',
+  'swe-agent-classic',
+  'ollm-session',
+];
 
 export interface Conversation {
   readonly id: string;

@@ -63,6 +63,8 @@ describe('invalid samples', () => {
     ],
     ['openai', [{ role: 'tool', content: 'x' }], 'message 0', /tool_call_id of a tool message must be a string, got nothing$/],
     ['gptme', [{ role: 'tool', content: 'x', timestamp: 't' }], 'line 1', /unknown role "tool" \(expected one of: system, user, assistant\)/],
+    ['openai', [{ role: 'user', text: 'hi' }], 'message 0', /^a chat message must have "content" \(this one has: role, text\)$/],
+    ['openai', { messages: [{ role: 'assistant', tool_calls: [] }] }, 'message 0', /^a chat message must have "content" \(this one has: role, tool_calls\)$/],
   ] as const)('%s: rejects %j at %s', async (format, document, position, reason) => {
     const text = format === 'gptme' ? document.map((line) => JSON.stringify(line)).join('\n') : JSON.stringify(document);
     const error = await errorOf(() => parseTranscript(text, { file: 'inline', format: format as TranscriptFormat }));
@@ -70,9 +72,24 @@ describe('invalid samples', () => {
     expect(error.reason).toMatch(reason);
   });
 
+  it.each([
+    [
+      'ollm messages without the session fields',
+      { messages: [{ role: 'user', parts: [{ type: 'text', text: 'hi' }] }] },
+      /messages with "parts" are ollm's own layout/,
+    ],
+    ['messages that are not chat messages', { messages: [{ role: 'user', body: 'hi' }] }, /^a chat message must have "content" \(this one has: role, body\)$/],
+    ['a bare array of role-only objects', [{ role: 'user' }, { role: 'assistant' }], /^a chat message must have "content" \(this one has: role\)$/],
+  ])('an object the OpenAI reader does not understand is an error, never an empty conversation: %s', async (_label, document, reason) => {
+    const error = await errorOf(() => parseTranscript(JSON.stringify(document), { file: 'odd.json' }));
+    expect(error.file).toBe('odd.json');
+    expect(error.position).toBe('message 0');
+    expect(error.reason).toMatch(reason);
+  });
+
   it('rejects an unknown format option with the supported list', async () => {
     const error = await errorOf(() => parseTranscript('[]', { file: 'x', format: 'yaml' as TranscriptFormat }));
-    expect(error.reason).toMatch(/supported formats: openai, anthropic, ollama, gptme, swe-agent, tau-bench/);
+    expect(error.reason).toMatch(/supported formats: openai, anthropic, ollama, gptme, swe-agent, tau-bench, swe-agent-classic, ollm-session\)$/);
   });
 
   it('finds the first invalid UTF-8 sequence', () => {

@@ -3,7 +3,9 @@ import { anthropicFormat } from './anthropic-format.js';
 import type { FormatCodec } from './format-codec.js';
 import { gptmeFormat } from './gptme-format.js';
 import { ollamaFormat } from './ollama-format.js';
+import { ollmSessionFormat } from './ollm-session-format.js';
 import { openaiFormat } from './openai-format.js';
+import { sweAgentClassicFormat } from './swe-agent-classic-format.js';
 import { sweAgentFormat } from './swe-agent-format.js';
 import { tauBenchFormat } from './tau-bench-format.js';
 
@@ -14,4 +16,6 @@ export const CODECS: Readonly<Record<TranscriptFormat, FormatCodec>> = {
   gptme: gptmeFormat,
   'swe-agent': sweAgentFormat,
   'tau-bench': tauBenchFormat,
+  'swe-agent-classic': sweAgentClassicFormat,
+  'ollm-session': ollmSessionFormat,
 };

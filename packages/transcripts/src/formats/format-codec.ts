@@ -18,6 +18,11 @@ export interface FormatCodec {
   readonly format: TranscriptFormat;
   /** `jsonl`: one JSON value per line; `json`: one document. */
   readonly syntax: 'json' | 'jsonl';
+  /**
+   * The format has a field for message metadata (ollm's own session layout), so a checkpoint's
+   * metadata is given to `write` as is instead of being left to its header line.
+   */
+  readonly carriesMetadata?: boolean;
   read(document: unknown, file: string): ReadConversation[];
   /**
    * A new document holding `conversations`. Messages whose id is in `sources` are written over

@@ -11,6 +11,8 @@ export interface ReadOpenAIConversationOptions {
   /** Prefix of positions in errors, e.g. `conversation task-3-trial-0, ` for tau-bench. */
   readonly positionPrefix?: string;
   readonly roles?: Readonly<Record<string, MessageRole>>;
+  /** Where a tool message keeps the id of the call it answers (see `ReadOpenAIMessageOptions`). */
+  readonly toolCallIdOf?: (source: Record<string, unknown>) => unknown;
   /** Format-specific finishing of each message (SWE-agent pins `exit`, adds timestamps). */
   readonly adjust?: (message: Message, source: Record<string, unknown>) => Message;
 }
@@ -26,7 +28,13 @@ export function readOpenAIConversation(
   const idOf = createMessageIds();
   values.forEach((value, index) => {
     const id = idOf(isRecord(value) ? value.id : undefined, index);
-    const read = readOpenAIMessage(value, { file: options.file, position: positionOf(index), id, ...(options.roles ? { roles: options.roles } : {}) });
+    const read = readOpenAIMessage(value, {
+      file: options.file,
+      position: positionOf(index),
+      id,
+      ...(options.roles ? { roles: options.roles } : {}),
+      ...(options.toolCallIdOf ? { toolCallIdOf: options.toolCallIdOf } : {}),
+    });
     const source = value as Record<string, unknown>;
     messages.push(options.adjust ? options.adjust(read, source) : read);
     sources.set(id, { source, group: index });

@@ -31,6 +31,11 @@ export interface ReadOpenAIMessageOptions {
   readonly id: string;
   /** Roles beyond the standard ones (SWE-agent `exit`). */
   readonly roles?: Readonly<Record<string, MessageRole>>;
+  /**
+   * The call id a tool message answers, where a format keeps it elsewhere than `tool_call_id`
+   * (classic SWE-agent: `tool_call_ids: [id]`). Undefined: read `tool_call_id`.
+   */
+  readonly toolCallIdOf?: (source: Record<string, unknown>) => unknown;
 }
 
 /** One OpenAI chat message (also the message shape of SWE-agent and tau-bench) as a message. */
@@ -43,13 +48,14 @@ export function readOpenAIMessage(value: unknown, options: ReadOpenAIMessageOpti
     const known = [...Object.keys(OPENAI_ROLES), ...Object.keys(options.roles ?? {})].join(', ');
     throw invalidTranscript(file, position, `unknown role ${JSON.stringify(sourceRole)} (expected one of: ${known})`);
   }
+  checkCarriesContent(source, role, file, position);
 
   const parts: MessagePart[] = [];
   if (source.reasoning_content !== undefined && !isEmptyField('reasoning_content', source.reasoning_content)) {
     parts.push({ type: 'reasoning', text: expectString(source.reasoning_content, file, position, 'reasoning_content') });
   }
   if (role === 'tool') {
-    const callId = expectString(source.tool_call_id, file, position, 'tool_call_id of a tool message');
+    const callId = expectString(options.toolCallIdOf?.(source) ?? source.tool_call_id, file, position, 'tool_call_id of a tool message');
     const name = source.name === undefined || source.name === null ? undefined : expectString(source.name, file, position, 'name');
     const output = contentText(source.content, file, position);
     parts.push({ type: 'tool-result', callId, output, ...(name === undefined ? {} : { name }) });
@@ -73,6 +79,23 @@ export function readOpenAIMessage(value: unknown, options: ReadOpenAIMessageOpti
     ...(name === undefined ? {} : { name }),
     ...(Object.keys(metadata).length > 0 ? { metadata } : {}),
   };
+}
+
+/**
+ * A chat message carries `content` (a string, parts or `null`); only an assistant turn that calls
+ * tools (or carries `reasoning_content`) may leave it out. A message without it is some other
+ * layout (e.g. ollm's own messages, which hold `parts`): reading it would give a message with
+ * nothing in it, so it is an error.
+ */
+function checkCarriesContent(source: Record<string, unknown>, role: MessageRole, file: string, position: string): void {
+  if ('content' in source) return;
+  const callsTools = (Array.isArray(source.tool_calls) && source.tool_calls.length > 0) || isRecord(source.function_call);
+  if (role === 'assistant' && (callsTools || typeof source.reasoning_content === 'string')) return;
+  const fields = Object.keys(source).join(', ');
+  const hint = Array.isArray(source.parts)
+    ? '; messages with "parts" are ollm\'s own layout, read as ollm-session when the file keeps the session fields (sessionId, startTime, toolCalls)'
+    : '';
+  throw invalidTranscript(file, position, `a chat message must have "content" (this one has: ${fields})${hint}`);
 }
 
 function readContent(content: unknown, file: string, position: string): MessagePart[] {

@@ -53,7 +53,12 @@ function writeContent(message: Message, source: Record<string, unknown> | undefi
     return reuseUnchangedBlocks(written, Array.isArray(sourceContent) ? sourceContent : [], (block) => readOpenAIContentPart(block, '', ''));
   }
   if (contentParts.length > 0) return textOf(contentParts);
-  if (source) return 'content' in source ? (sourceContent === null ? null : '') : undefined;
+  if (source && 'content' in source) return sourceContent === null ? null : '';
+  // A source that had no content (an assistant turn that only called tools) stays without it while
+  // it still calls tools; with nothing left it gets `''`, since a message without content does not read.
+  const stillReadable = message.parts.some((part) => part.type === 'tool-call' || part.type === 'reasoning') || isRecord(source?.function_call);
+  if (source && stillReadable) return undefined;
+  if (source) return '';
   // OpenAI's own shape: an assistant turn that only calls tools has `content: null`.
   return message.parts.some((part) => part.type === 'tool-call') ? null : '';
 }
