@@ -89,7 +89,7 @@ const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.
 /** For the root help: the chat options, since a bare `ollm` starts the chat. */
 const rootChatHelp = `
 Chat options (\`ollm [options]\` is \`ollm chat [options]\`):
-  --provider <name>      model-based provider automatic compression ends with, or a pipeline (default: goal-aware)
+  --provider <name>      model-based provider automatic compaction ends with, or a pipeline (default: goal-aware)
   --model <name>         model (default: llama3.2:3b, or OLLM_MODEL)
   --host <url>           Ollama server (default: http://127.0.0.1:11434, or OLLM_HOST)
   --api <ollama|openai>  model API (default: ollama)

@@ -72,7 +72,7 @@ describe.skipIf(!binaryBuilt)('ollm chat keeps every request inside the window (
     const last = chats.at(-1)!;
     expect(messageText(last.messages.at(-1)!)).toBe(paste);
     expect(counter.countText(paste)).toBeGreaterThan(800);
-    expect(run.stdout).toMatch(/^compressed with [\w,-]+ \(automatic\): /m);
+    expect(run.stdout).toMatch(/^compacted with [\w,-]+ \(automatic\): /m);
   });
 
   it('refuses a second chat on a live session, naming it and the pid; --force takes it over', async () => {

@@ -20,7 +20,7 @@ function chatReply(question: string): string {
   ].join(' ');
 }
 
-const statusLine = /^Context: [\d,]+\/1,741 \(\d+%\) · reliability (high|medium|low|critical) · \d+ compressions? · provider goal-aware$/;
+const statusLine = /^Context: [\d,]+\/1,741 \(\d+%\) · reliability (high|medium|low|critical) · \d+ compactions? · provider goal-aware$/;
 
 describe.skipIf(!binaryBuilt)('ollm chat (the built binary, piped stdin, fake model server)', () => {
   let server: FakeModelServer;
@@ -68,13 +68,13 @@ describe.skipIf(!binaryBuilt)('ollm chat (the built binary, piped stdin, fake mo
 
     expect(lines.filter((line) => line.startsWith('Context: ')).every((line) => statusLine.test(line))).toBe(true);
     expect(lines.filter((line) => statusLine.test(line)).length).toBeGreaterThanOrEqual(questions.length + 1);
-    expect(run.stdout).toMatch(/^compressed with [\w,-]+ \(automatic\): [\d,]+ -> [\d,]+ tokens$/m);
+    expect(run.stdout).toMatch(/^compacted with [\w,-]+ \(automatic\): [\d,]+ -> [\d,]+ tokens$/m);
     // After goal-aware has summarised the old turns, trim finds nothing it may touch (checkpoints are
     // only goal-aware's to age) and says so once, pointing to summarize.
     expect(run.stdout).toMatch(
       /^nothing to compact with trim: the context stays at [\d,]+ tokens; \/compact summarize restarts it from a summary the model writes\.$/m,
     );
-    expect(run.stdout).toMatch(/^compressed with summarize: [\d,]+ -> [\d,]+ tokens$/m);
+    expect(run.stdout).toMatch(/^compacted with summarize: [\d,]+ -> [\d,]+ tokens$/m);
     expect(run.stdout).toMatch(/^removed: \d+ /m);
     // fake-llama:8b starts at low (a warning at the start); the third compression takes it to critical (a second one).
     expect(run.stdout.match(/Context Compression Warning/g)).toHaveLength(2);
@@ -188,7 +188,7 @@ describe.skipIf(!binaryBuilt)('ollm chat (the built binary, piped stdin, fake mo
     }
   });
 
-  it('reports failed model compressions, falls back, opens the circuit, and loses no message', async () => {
+  it('reports failed model compactions, falls back, opens the circuit, and loses no message', async () => {
     // Chat replies work; every summariser request fails (the server answers 500).
     const failing = await startFakeModelServer({
       reply: (request) => {
@@ -205,10 +205,10 @@ describe.skipIf(!binaryBuilt)('ollm chat (the built binary, piped stdin, fake mo
       expect(run.code).toBe(0);
       const warnings = run.stderr.trimEnd().split('\n');
       expect(
-        warnings.filter((line) => /^ollm: compression with goal-aware failed: .*500.* \(the context is unchanged\)$/.test(line)).length,
+        warnings.filter((line) => /^ollm: compaction with goal-aware failed: .*500.* \(the context is unchanged\)$/.test(line)).length,
       ).toBeGreaterThanOrEqual(3);
-      expect(warnings).toContain('ollm: goal-aware failed 3 times in a row: automatic compression uses mask,code-aware,trim only for now');
-      expect(run.stdout).toMatch(/^compressed with window-guard \(automatic\): [\d,]+ -> [\d,]+ tokens$/m);
+      expect(warnings).toContain('ollm: goal-aware failed 3 times in a row: automatic compaction uses mask,code-aware,trim only for now');
+      expect(run.stdout).toMatch(/^compacted with window-guard \(automatic\): [\d,]+ -> [\d,]+ tokens$/m);
       for (const line of run.stdout.split('\n').filter((entry) => entry.startsWith('Context: ')))
         expect(Number(/^Context: ([\d,]+)\//.exec(line)![1]!.replace(/,/g, ''))).toBeLessThanOrEqual(1024);
       const sessionId = /session (\S+) ·/.exec(run.stdout)![1]!;

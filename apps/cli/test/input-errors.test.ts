@@ -46,7 +46,7 @@ describe('bad input: exit 2, one line naming file and position, nothing written'
     writeFileSync(join(folder.path, 'chat.json'), '[{"role": "user", "content": "hi"}]');
     const run = await runOllm(['digest', 'chat.json', '--format', 'yaml'], { cwd: folder.path });
     expect(run.code).toBe(2);
-    expect(run.stderr).toBe('ollm: Unknown format "yaml". Formats: openai, anthropic, ollama, gptme, swe-agent, tau-bench.\n');
+    expect(run.stderr).toBe('ollm: Unknown format "yaml". Formats: openai, anthropic, ollama, gptme, swe-agent, tau-bench, swe-agent-classic, ollm-session.\n');
   });
 
   it('writes nothing to --out when the input is bad', async () => {

@@ -128,15 +128,15 @@ describe.skipIf(!binaryBuilt)('ollm chat: providerOptions reach the providers of
   it('trim compresses old replies only when --provider-option or the config lowers its extractive floor', async () => {
     const plain = await chat(folder.path);
     expect(plain.stdout).toMatch(/^nothing to compact with trim: /m);
-    expect(plain.stdout).not.toMatch(/^compressed with/m);
+    expect(plain.stdout).not.toMatch(/^compacted with/m);
 
     const flagged = await chat(folder.path, '--provider-option', 'trim.extractiveMinTokens=50');
     expect(flagged.stderr).toBe('');
-    expect(flagged.stdout).toMatch(/^compressed with trim: [\d,]+ -> [\d,]+ tokens$/m);
+    expect(flagged.stdout).toMatch(/^compacted with trim: [\d,]+ -> [\d,]+ tokens$/m);
 
     const configured = join(folder.path, 'configured');
     mkdirSync(configured);
     writeFileSync(join(configured, '.ollmrc.json'), JSON.stringify({ providerOptions: { trim: { extractiveMinTokens: 50 } } }));
-    expect((await chat(configured)).stdout).toMatch(/^compressed with trim: [\d,]+ -> [\d,]+ tokens$/m);
+    expect((await chat(configured)).stdout).toMatch(/^compacted with trim: [\d,]+ -> [\d,]+ tokens$/m);
   });
 });

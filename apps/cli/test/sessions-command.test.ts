@@ -60,7 +60,7 @@ describe('ollm sessions and ollm snapshot', () => {
 
   it('shows and exports a session in the JSON session layout, tool calls joined with their results', async () => {
     const shown = await ollm(['sessions', 'show', sessionId]);
-    expect(shown.stdout).toContain('4 messages, 40 tokens recorded, 1 compression');
+    expect(shown.stdout).toContain('4 messages, 40 tokens recorded, 1 compaction');
     expect(shown.stdout).toContain('The model is x.');
     const out = join(folder.path, 'export.json');
     const exported = await ollm(['sessions', 'export', sessionId, '--out', out]);

@@ -48,7 +48,7 @@ export interface GoalAwareSessionResult {
   readonly pipeline: string;
   readonly contextSize: number;
   readonly turns: number;
-  readonly compressions: readonly GoalAwareCompression[];
+  readonly compactions: readonly GoalAwareCompression[];
   readonly compressionsPerThousandTurns: number;
   /** Largest prompt (system + context) seen after any turn's compression step. */
   readonly maximumContextTokens: number;
@@ -101,7 +101,7 @@ export async function runGoalAwareSession(
     manager.on('compression-error', (event) => errors.push(`${event.provider}: ${event.error.message}`));
     if (task) manager.addMessage({ role: 'user', parts: task.parts });
     const pool = turnsOf(conversations);
-    const compressions: GoalAwareCompression[] = [];
+    const compactions: GoalAwareCompression[] = [];
     let maximumContextTokens = 0;
     let maximumCheckpointTokens = 0;
     for (let turn = 1; turn <= options.turns; turn += 1) {
@@ -115,7 +115,7 @@ export async function runGoalAwareSession(
       const checkpoints = manager.activeMessages.filter(isCheckpointMessage);
       const checkpointTokens = checkpoints.reduce((sum, message) => sum + manager.tokens.countMessage(message), 0);
       maximumCheckpointTokens = Math.max(maximumCheckpointTokens, checkpointTokens);
-      compressions.push({
+      compactions.push({
         turn,
         provider: outcome.provider,
         modelTokensSent: sent.reduce((sum, request) => sum + request.promptTokens, 0),
@@ -130,8 +130,8 @@ export async function runGoalAwareSession(
       pipeline: options.pipeline,
       contextSize: options.contextSize,
       turns: options.turns,
-      compressions,
-      compressionsPerThousandTurns: (compressions.length * 1000) / options.turns,
+      compactions,
+      compressionsPerThousandTurns: (compactions.length * 1000) / options.turns,
       maximumContextTokens,
       maximumCheckpointTokens,
       errors: [...new Set(errors)].slice(0, 10),

@@ -171,7 +171,7 @@ function goalAwareSection(report: BenchReport): string[] {
     const windows: string[][] = [];
     const step = Math.max(100, Math.ceil(result.turns / 10 / 100) * 100);
     for (let start = 0; start < result.turns; start += step) {
-      const inWindow = result.compressions.filter((entry) => entry.turn > start && entry.turn <= start + step);
+      const inWindow = result.compactions.filter((entry) => entry.turn > start && entry.turn <= start + step);
       const withModel = inWindow.filter((entry) => entry.modelCalls > 0);
       windows.push([
         `${start + 1}–${Math.min(result.turns, start + step)}`,
@@ -187,7 +187,7 @@ function goalAwareSection(report: BenchReport): string[] {
       markdownTable(
         [
           'turns',
-          'compressions',
+          'compactions',
           'of them calling the model',
           'model tokens sent per model compression (median)',
           '(max)',

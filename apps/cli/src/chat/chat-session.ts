@@ -24,7 +24,7 @@ export interface ChatSessionOptions {
   readonly modelName: string;
   /** Where the model is served: `http://127.0.0.1:11434`. */
   readonly endpoint: string;
-  /** `--provider`: the model-based stage automatic compression ends with. */
+  /** `--provider`: the model-based stage automatic compaction ends with. */
   readonly provider: string;
   readonly autoPipeline: string;
   /** False when config turns automatic compaction off (`compaction.enabled`). */
@@ -38,7 +38,7 @@ export interface ChatSessionOptions {
 }
 
 /**
- * One running chat: sends turns to the model with the compressed context, reports compressions
+ * One running chat: sends turns to the model with the compressed context, reports compactions
  * as they happen, and saves the active context after every input so the session can resume.
  */
 export class ChatSession {
@@ -135,9 +135,9 @@ export class ChatSession {
     const controller = new AbortController();
     reader.setInterruptHandler(() => {
       controller.abort();
-      this.print(this.options.colors.dim('(compression cancelled; the context stays inside the window)'));
+      this.print(this.options.colors.dim('(compaction cancelled; the context stays inside the window)'));
     });
-    const spinner = startSpinner(this.options.io, 'compressing the context');
+    const spinner = startSpinner(this.options.io, 'compacting the context');
     try {
       await this.manager.maybeCompact({ abortSignal: controller.signal });
     } catch (error) {
@@ -181,7 +181,7 @@ export class ChatSession {
 
   statusLine(): string {
     const reliability = this.manager.reliability();
-    const line = formatStatusLine({ budget: this.manager.budget(), reliability, compressions: this.manager.compactionCount, provider: this.options.provider });
+    const line = formatStatusLine({ budget: this.manager.budget(), reliability, compactions: this.manager.compactionCount, provider: this.options.provider });
     return colorForLevel(this.options.colors, reliability.level)(line);
   }
 
@@ -201,9 +201,9 @@ export class ChatSession {
   private reportEvents(): void {
     const { manager, colors, debug } = this.options;
     manager.on('compacted', (event) => this.print(colors.cyan(describeCompaction(event))));
-    manager.on('compaction-error', (event) => this.warn(`compression with ${event.provider} failed: ${event.error.message} (the context is unchanged)`));
+    manager.on('compaction-error', (event) => this.warn(`compaction with ${event.provider} failed: ${event.error.message} (the context is unchanged)`));
     manager.on('circuit-open', (event) =>
-      this.warn(`${event.provider} failed ${event.failures} times in a row: automatic compression uses ${event.fallback} only for now`),
+      this.warn(`${event.provider} failed ${event.failures} times in a row: automatic compaction uses ${event.fallback} only for now`),
     );
     manager.on('user-messages-folded', (event) =>
       this.print(colors.cyan(`folded ${event.messageIds.length} old user message${event.messageIds.length === 1 ? '' : 's'}: ${event.reason}`)),
@@ -223,7 +223,7 @@ export class ChatSession {
     );
     if (!debug) return;
     manager.on('compaction-skipped', (event) => this.print(colors.dim(`skipped ${event.provider}: ${event.reason}`)));
-    manager.on('auto-snapshot-created', (event) => this.print(colors.dim(`snapshot ${event.snapshotId} taken before compressing`)));
+    manager.on('auto-snapshot-created', (event) => this.print(colors.dim(`snapshot ${event.snapshotId} taken before compacting`)));
     manager.on('checkpoint-created', (event) => this.print(colors.dim(`checkpoint ${event.checkpointId} created (${event.tokens} tokens)`)));
     manager.on('checkpoint-aged', (event) => this.print(colors.dim(`checkpoint ${event.checkpointId} aged to level ${event.level} (${event.tokens} tokens)`)));
   }

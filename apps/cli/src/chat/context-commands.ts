@@ -16,7 +16,7 @@ const SMALL_SAVING = 0.1;
 export const compactCommand: SlashCommand = {
   name: 'compact',
   usage: '[trim|summarize|PROVIDER|A,B]',
-  summary: 'compress now (default trim); prints tokens before -> after and what was removed',
+  summary: 'compact now (default trim); prints tokens before -> after and what was removed',
   async run(session, argument) {
     const typed = argument.length > 0 ? argument.replace(/\s*,\s*/g, ',') : 'trim';
     const alias = DEPRECATED_COMPACT_NAMES[typed.toLowerCase()];
@@ -25,7 +25,7 @@ export const compactCommand: SlashCommand = {
     const spinner = startSpinner(session.options.io, `compacting with ${name}`);
     let outcome;
     try {
-      // The compressed event prints `compressed with NAME: before -> after tokens`.
+      // The compressed event prints `compacted with NAME: before -> after tokens`.
       outcome = await session.manager.compact(name);
     } finally {
       spinner.stop();
@@ -49,7 +49,7 @@ export const compactCommand: SlashCommand = {
 export const providersCommand: SlashCommand = {
   name: 'providers',
   usage: '',
-  summary: 'the context providers found, and which ones compress automatically',
+  summary: 'the context providers found, and which ones compact automatically',
   run(session) {
     const automatic = new Set(parsePipeline(session.options.autoPipeline).names);
     const chosen = session.options.provider === 'none' ? [] : parsePipeline(session.options.provider).names;
@@ -62,7 +62,7 @@ export const providersCommand: SlashCommand = {
       return;
     }
     session.print(renderTable([['name', 'role', 'package', 'description'], ...rows]));
-    session.print(`Automatic compression: ${session.options.autoPipeline} (rule-based stages first, the model-based one only when they are not enough).`);
+    session.print(`Automatic compaction: ${session.options.autoPipeline} (rule-based stages first, the model-based one only when they are not enough).`);
   },
 };
 
@@ -89,7 +89,7 @@ export const statusCommand: SlashCommand = {
       `Compresses when the conversation reaches ${formatInteger(budget.trigger)} tokens (threshold of ${formatInteger(budget.available)} available); now ${formatInteger(budget.conversationTokens)}.`,
     );
     const pipeline = !options.automaticCompaction ? 'off (compaction.enabled is false)' : options.autoPipeline || 'none (no providers; the window guard only)';
-    session.print(`Automatic pipeline: ${pipeline}; ${plural(manager.compactionCount, 'compression')} so far.`);
+    session.print(`Automatic pipeline: ${pipeline}; ${plural(manager.compactionCount, 'compaction')} so far.`);
     session.print(
       `Reliability: ${reliability.level} (${Math.round(reliability.score * 100)}%). Token counts x${manager.calibrationRatio.toFixed(2)} from the server's reported prompt sizes.`,
     );
@@ -101,7 +101,7 @@ export const statusCommand: SlashCommand = {
 export const goalCommand: SlashCommand = {
   name: 'goal',
   usage: '[TEXT]',
-  summary: 'set the goal kept in the system prompt (never compressed); without text, show it',
+  summary: 'set the goal kept in the system prompt (never compacted); without text, show it',
   run(session, argument) {
     if (argument.length > 0) {
       session.manager.setGoal(argument);

@@ -13,9 +13,9 @@ describe('describeCompaction', () => {
   };
 
   it('prints tokens before and after, and says when it was automatic', () => {
-    expect(describeCompaction(event)).toBe('compressed with trim: 12,000 -> 6,100 tokens');
+    expect(describeCompaction(event)).toBe('compacted with trim: 12,000 -> 6,100 tokens');
     expect(describeCompaction({ ...event, provider: 'mask,goal-aware', trigger: 'automatic' })).toBe(
-      'compressed with mask,goal-aware (automatic): 12,000 -> 6,100 tokens',
+      'compacted with mask,goal-aware (automatic): 12,000 -> 6,100 tokens',
     );
   });
 

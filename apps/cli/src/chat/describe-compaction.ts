@@ -2,10 +2,10 @@ import type { RemovedContent } from '@ollm/core';
 import type { ContextEvents } from '@ollm/runtime';
 import { formatInteger } from '../output/format-number.js';
 
-/** `compressed with trim: 12,000 -> 6,100 tokens` (automatic ones say so). */
+/** `compacted with trim: 12,000 -> 6,100 tokens` (automatic ones say so). */
 export function describeCompaction(event: ContextEvents['compacted']): string {
   const how = event.trigger === 'automatic' ? ' (automatic)' : '';
-  return `compressed with ${event.provider}${how}: ${formatInteger(event.stats.tokensBefore)} -> ${formatInteger(event.stats.tokensAfter)} tokens`;
+  return `compacted with ${event.provider}${how}: ${formatInteger(event.stats.tokensBefore)} -> ${formatInteger(event.stats.tokensAfter)} tokens`;
 }
 
 /** What a compaction removed, by kind: `removed: 3 tool-result (2,400 tokens), 1 message (310 tokens); saved under ~/.ollm/removed`. */

@@ -23,7 +23,7 @@ export const snapshotCommand: SlashCommand = {
       }
       case 'list': {
         const snapshots = manager.listSnapshots();
-        session.print(snapshots.length === 0 ? 'No snapshots yet: /snapshot create (one is also taken before every compression).' : renderSnapshots(snapshots));
+        session.print(snapshots.length === 0 ? 'No snapshots yet: /snapshot create (one is also taken before every compaction).' : renderSnapshots(snapshots));
         return;
       }
       case 'restore': {
@@ -31,7 +31,7 @@ export const snapshotCommand: SlashCommand = {
         // The chat loop saves the restored context and prints the status line after this command.
         const snapshot = manager.restoreSnapshot(value);
         session.print(
-          `restored snapshot ${snapshot.id} from ${shortTime(snapshot.timestamp)}: ${plural(snapshot.messageCount, 'message')}, ${plural(snapshot.tokenCount, 'token')}, ${plural(compactionCountOf(snapshot.context), 'compression')}`,
+          `restored snapshot ${snapshot.id} from ${shortTime(snapshot.timestamp)}: ${plural(snapshot.messageCount, 'message')}, ${plural(snapshot.tokenCount, 'token')}, ${plural(compactionCountOf(snapshot.context), 'compaction')}`,
         );
         return;
       }
@@ -55,7 +55,7 @@ async function missingId(action: string): Promise<Error> {
 export const historyCommand: SlashCommand = {
   name: 'history',
   usage: '',
-  summary: 'the full uncompressed record of this session, from the session file',
+  summary: 'the full record of this session, from the session file',
   async run(session) {
     const messages = session.recordedMessages();
     messages.forEach((message, index) => {

@@ -4,7 +4,7 @@ import picocolors from 'picocolors';
 import { colorForLevel, formatStatusLine } from './status-line.js';
 
 describe('formatStatusLine', () => {
-  it('shows tokens over what a request may hold (the window less the reply reserve), reliability, compressions and the provider', () => {
+  it('shows tokens over what a request may hold (the window less the reply reserve), reliability, compactions and the provider', () => {
     const budget = computeBudget({
       contextSize: 16_000,
       replyReserve: 2_400,
@@ -14,10 +14,10 @@ describe('formatStatusLine', () => {
       threshold: 0.8,
     });
     const reliability = computeReliability({ modelSizeBillions: 70, compactionCount: 2 });
-    expect(formatStatusLine({ budget, reliability, compressions: 2, provider: 'goal-aware' })).toBe(
-      'Context: 5,234/13,600 (38%) · reliability medium · 2 compressions · provider goal-aware',
+    expect(formatStatusLine({ budget, reliability, compactions: 2, provider: 'goal-aware' })).toBe(
+      'Context: 5,234/13,600 (38%) · reliability medium · 2 compactions · provider goal-aware',
     );
-    expect(formatStatusLine({ budget, reliability, compressions: 1, provider: 'trim' })).toContain('· 1 compression ·');
+    expect(formatStatusLine({ budget, reliability, compactions: 1, provider: 'trim' })).toContain('· 1 compaction ·');
   });
 
   it('colours by level only when colour is on', () => {

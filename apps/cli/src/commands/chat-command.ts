@@ -13,7 +13,7 @@ import { defineCommand } from './define-command.js';
  */
 export const chatCommand = defineCommand((command: Command, context: CommandContext) => {
   command
-    .option('--provider <name>', 'model-based provider automatic compression ends with, or a pipeline (default: goal-aware)')
+    .option('--provider <name>', 'model-based provider automatic compaction ends with, or a pipeline (default: goal-aware)')
     .option('--model <name>', 'model name (default: llama3.2:3b, or OLLM_MODEL)')
     .option('--host <url>', 'Ollama server (default: http://127.0.0.1:11434, or OLLM_HOST)')
     .option('--api <api>', 'model API: ollama or openai (default: ollama)')

@@ -2,7 +2,7 @@ import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { InvalidArgumentError, isMessageShapeRuleSet, RECOVERY_FOLDER, type Logger, type MessageShapeRuleSet, type TokenEncoding } from '@ollm/core';
 import { loadConfig } from '@ollm/runtime';
-import { serializeTranscript, writeTranscript } from '@ollm/transcripts';
+import { serializeTranscript, writeTranscript, TRANSCRIPT_FORMATS } from '@ollm/transcripts';
 import type { CliIo } from '../cli-io.js';
 import { globalOptions, type CommandContext } from '../command-context.js';
 import { formatCompactSummary } from '../compact/compact-summary.js';
@@ -56,10 +56,7 @@ export const compactCommand = defineCommand((command: Command, context: CommandC
     .option('--limit <tokens>', 'target size: tokens (8000) or a share of each conversation (50%)', '50%')
     .option('--logdir <dir>', 'where removed content is saved, as <dir>/removed/<sha256>.txt (default: $OLLM_HOME or ~/.ollm)')
     .option('--out <file>', 'write the compacted transcript here (atomically) instead of stdout')
-    .option(
-      '--format <format>',
-      'read as this format instead of detecting it (openai, anthropic, ollama, gptme, swe-agent, tau-bench); output uses the same format',
-    )
+    .option('--format <format>', `read as this format instead of detecting it (${TRANSCRIPT_FORMATS.join(', ')}); output uses the same format`)
     .option('--json', 'print a JSON report; without --out the transcript is not written (dry run)')
     .option('--conversation <id>', 'compact only this conversation of a multi-conversation file (the others are kept)')
     .option('--encoding <encoding>', 'BPE encoding to count with (o200k_base, cl100k_base)', 'o200k_base')

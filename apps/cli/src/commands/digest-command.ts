@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { TRANSCRIPT_FORMATS } from '@ollm/transcripts';
 import { computeSourceDigest } from '@ollm/core';
 import type { CommandContext } from '../command-context.js';
 import { defineCommand } from './define-command.js';
@@ -14,7 +15,7 @@ export const digestCommand = defineCommand((command: Command, context: CommandCo
   command
     .argument('<file>', 'transcript file (format detected)')
     .option('--conversation <id>', 'only this conversation of a multi-conversation file')
-    .option('--format <format>', 'read as this format instead of detecting it (openai, anthropic, ollama, gptme, swe-agent, tau-bench)')
+    .option('--format <format>', `read as this format instead of detecting it (${TRANSCRIPT_FORMATS.join(', ')})`)
     .addHelpText(
       'after',
       `

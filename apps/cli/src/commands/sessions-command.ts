@@ -19,7 +19,7 @@ export const sessionsCommand = defineCommand((sessions: Command, context: Comman
   sessions.addHelpText(
     'after',
     `
-Each session is $OLLM_HOME/sessions/<id>/history.jsonl (every message, never compressed) and
+Each session is $OLLM_HOME/sessions/<id>/history.jsonl (every message, never compacted) and
 context.json (the compressed context a resumed chat starts from); snapshots are under
 $OLLM_HOME/snapshots/<id>/.
 
@@ -67,7 +67,7 @@ Examples:
       }
       io.stdout.write(
         `Session ${record.sessionId}: started ${shortTime(record.startTime)}, last activity ${shortTime(record.lastActivity)}, model ${record.model ?? '?'}, provider ${record.provider ?? '?'}\n` +
-          `${plural(record.metadata.messageCount, 'message')}, ${plural(record.metadata.tokenCount, 'token')} recorded, ${plural(record.metadata.compactionCount, 'compression')}\n\n`,
+          `${plural(record.metadata.messageCount, 'message')}, ${plural(record.metadata.tokenCount, 'token')} recorded, ${plural(record.metadata.compactionCount, 'compaction')}\n\n`,
       );
       record.messages.forEach((message, index) => {
         io.stdout.write(`${renderMessageEntry(message, index)}\n`);

@@ -20,7 +20,7 @@ export const snapshotCommand = defineCommand((snapshot: Command, context: Comman
   snapshot.addHelpText(
     'after',
     `
-Snapshots are $OLLM_HOME/snapshots/<session>/<id>.json. One is taken before every compression;
+Snapshots are $OLLM_HOME/snapshots/<session>/<id>.json. One is taken before every compaction;
 /snapshot create takes one in the chat. Without --session, list uses the most recent session and
 the other actions find the session that holds the snapshot.
 
@@ -68,7 +68,7 @@ Examples:
       }
       io.stdout.write(
         `Snapshot ${found.id} of session ${found.sessionId}, ${found.automatic ? 'automatic' : 'manual'} (${found.metadata.reason ?? 'no reason'}), taken ${shortTime(found.timestamp)}\n` +
-          `${formatInteger(found.messageCount)} messages, ${formatInteger(found.tokenCount)} tokens, ${found.checkpointCount} checkpoints, ${plural(compactionCountOf(found.context), 'compression')}${found.context.goal ? `, goal: ${found.context.goal.description}` : ''}\n\n`,
+          `${formatInteger(found.messageCount)} messages, ${formatInteger(found.tokenCount)} tokens, ${found.checkpointCount} checkpoints, ${plural(compactionCountOf(found.context), 'compaction')}${found.context.goal ? `, goal: ${found.context.goal.description}` : ''}\n\n`,
       );
       found.context.messages.forEach((message, index) => io.stdout.write(`${renderMessageEntry(message, index)}\n`));
     });

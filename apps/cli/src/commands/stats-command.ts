@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { TRANSCRIPT_FORMATS } from '@ollm/transcripts';
 import { InvalidArgumentError, TokenCounter, createTokenizer, type TokenEncoding } from '@ollm/core';
 import type { CommandContext } from '../command-context.js';
 import { readInputTranscript, selectConversations } from '../read-input.js';
@@ -23,7 +24,7 @@ export const statsCommand = defineCommand((command: Command, context: CommandCon
     .option('--json', 'print the numbers as JSON')
     .option('--encoding <encoding>', `BPE encoding to count with (${encodings.join(', ')})`, 'o200k_base')
     .option('--conversation <id>', 'only this conversation of a multi-conversation file')
-    .option('--format <format>', 'read as this format instead of detecting it (openai, anthropic, ollama, gptme, swe-agent, tau-bench)')
+    .option('--format <format>', `read as this format instead of detecting it (${TRANSCRIPT_FORMATS.join(', ')})`)
     .addHelpText(
       'after',
       `

@@ -44,11 +44,11 @@ describe('progress spinner', () => {
     const spinner = startSpinner(terminal.io, 'trim: compacting');
     clearSpinners(terminal.io);
     expect(terminal.written.at(-1)).toBe('\r\x1b[2K');
-    terminal.io.stdout.write('compressed with trim: 900 -> 400 tokens\n');
+    terminal.io.stdout.write('compacted with trim: 900 -> 400 tokens\n');
     vi.advanceTimersByTime(1000);
     spinner.update('other');
     spinner.stop();
-    expect(terminal.written.at(-1)).toBe('compressed with trim: 900 -> 400 tokens\n');
+    expect(terminal.written.at(-1)).toBe('compacted with trim: 900 -> 400 tokens\n');
   });
 
   it('resumes the spinners a clear paused, on a fresh line', () => {

@@ -28,7 +28,7 @@ export function renderSessions(sessions: readonly SessionRecord[], current?: str
     session.model ?? '',
     session.provider ?? '',
   ]);
-  return renderTable([['session', 'started', 'last activity', 'messages', 'compressions', 'model', 'provider'], ...rows], {
+  return renderTable([['session', 'started', 'last activity', 'messages', 'compactions', 'model', 'provider'], ...rows], {
     align: ['left', 'left', 'left', 'right', 'right'],
   });
 }

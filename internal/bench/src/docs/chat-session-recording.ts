@@ -156,7 +156,7 @@ export async function recordChatSession(binary: string, extraArgs: readonly stri
     await run(['sessions', 'list']);
     await run(['sessions', 'export', DEMO_SESSION, '--out', 'session.json']);
     const snapshots = await run(['snapshot', 'list']);
-    const automatic = /^(\S+)\s.*\bauto\b.*before automatic compression$/m.exec(snapshots)?.[1];
+    const automatic = /^(\S+)\s.*\bauto\b.*before automatic compaction$/m.exec(snapshots)?.[1];
     if (automatic) await run(['snapshot', 'restore', automatic]);
 
     const replyReserve = resolveReplyReserve(DEMO_WINDOW, undefined);
