@@ -42,8 +42,12 @@ describe('ollm compact reads the goal markers of the file', () => {
   beforeAll(async () => {
     server = await startFakeModelServer({
       reply: (request) => {
-        prompts.push(request.messages.map(messageText).join('\n'));
-        return 'The agent read src/parser.py chunk by chunk; the retry goal stands, with exponential backoff capped at 30 s (locked).';
+        const prompt = request.messages.map(messageText).join('\n');
+        prompts.push(prompt);
+        // A summary as long as the prompt asks (`Write at most N tokens`), as a model would write it.
+        const target = Number(/Write at most (\d+) tokens/.exec(prompt)?.[1] ?? 100);
+        const sentence = 'The agent read src/parser.py chunk by chunk; the retry goal stands, with exponential backoff capped at 30 s (locked).';
+        return Array.from({ length: Math.max(1, Math.floor((target * 0.8) / 30)) }, () => sentence).join(' ');
       },
     });
   });
@@ -96,6 +100,7 @@ describe('ollm compact reads the goal markers of the file', () => {
     let input = join(folder.path, 'run.json');
     writeFileSync(input, JSON.stringify(transcriptWithGoal()));
     const levels: number[][] = [];
+    const history: { id: string; level: number; tokens: number }[][] = [];
     const sizes: number[] = [];
     for (let round = 1; round <= 3; round++) {
       const out = join(folder.path, `round-${round}.json`);
@@ -111,8 +116,9 @@ describe('ollm compact reads the goal markers of the file', () => {
       );
       expect(run.code, run.stderr).toBe(0);
       const stats = await runOllm(['stats', out, '--json'], { cwd: folder.path, env });
-      const report = JSON.parse(stats.stdout) as { conversations: { checkpoints: { level: number; tokens: number }[]; totalTokens: number }[] };
+      const report = JSON.parse(stats.stdout) as { conversations: { checkpoints: { id: string; level: number; tokens: number }[]; totalTokens: number }[] };
       levels.push(report.conversations[0]!.checkpoints.map((checkpoint) => checkpoint.level));
+      history.push(report.conversations[0]!.checkpoints);
       sizes.push(report.conversations[0]!.totalTokens);
       const text = await runOllm(['stats', out], { cwd: folder.path, env });
       expect(text.stdout).toMatch(/^Checkpoints: \d+$/m);
@@ -120,6 +126,11 @@ describe('ollm compact reads the goal markers of the file', () => {
     }
     // Round 1 writes new checkpoints; later rounds age the ones read back from the file instead of nesting them.
     expect(levels[0]!.every((level) => level === 3)).toBe(true);
+    // The first checkpoint, followed through the rounds: each aging roughly halves it (1200 -> 600 -> 300 targets).
+    const first = history.map((round) => round.find((checkpoint) => checkpoint.id === history[0]![0]!.id)!);
+    expect(first.map((checkpoint) => checkpoint.level)).toEqual([3, 2, 1]);
+    expect(first[1]!.tokens).toBeLessThan(first[0]!.tokens * 0.7);
+    expect(first[2]!.tokens).toBeLessThan(first[1]!.tokens * 0.7);
     expect(Math.min(...levels[2]!)).toBeLessThan(3);
     expect(sizes[2]!).toBeLessThan(sizes[0]! * 3);
   });
