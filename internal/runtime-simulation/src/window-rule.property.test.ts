@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { TokenCounter, createTokenizer } from '@ollm/core';
+import { TokenCounter, checkMessageShape, createTokenizer, type MessageShapeRuleSet } from '@ollm/core';
 import { ContextManager, ContextOverflowError, resolveReplyReserve } from '@ollm/runtime';
 import { startFakeModelServer } from '@ollm/fake-model-server';
 import { createOllamaModel } from '@ollm/model-ollama';
@@ -23,6 +23,7 @@ const scenario = fc.record({
   reserveShare: fc.option(fc.double({ min: 0.05, max: 0.45, noNaN: true }), { nil: undefined }),
   reportedScale: fc.constantFrom(0.1, 0.5, 1, 1.3, 2.5),
   withGoalAware: fc.boolean(),
+  shape: fc.constantFrom<MessageShapeRuleSet>('openai', 'strict'),
   turns: fc.array(fc.record({ kind: fc.constantFrom<Turn['kind']>('chat', 'chat', 'paste', 'tool'), size: fc.double({ min: 0.01, max: 1.1, noNaN: true }) }), {
     minLength: 3,
     maxLength: 18,
@@ -33,12 +34,15 @@ const scenario = fc.record({
  * The window rule, for random conversations, pastes, reply reserves and servers that report the
  * prompt size 10x too low to 2.5x too high: no chat request the fake server receives holds more
  * than `window - replyReserve` by o200k (the project's tokenizer), every one carries the reserve
- * as its reply limit, and a message refused as too large is one that could never fit.
+ * as its reply limit, and a message refused as too large is one that could never fit. With
+ * `shape: 'strict'`, every request also keeps the strict message shape (core's
+ * `checkMessageShape`): the conversation added has it, and no stage — the window guard included —
+ * may break it.
  */
 describe('the window rule (property, real Ollama client, fake model server)', () => {
   it('never sends a request over window - replyReserve', async () => {
     await fc.assert(
-      fc.asyncProperty(scenario, async ({ window, reserveShare, reportedScale, withGoalAware, turns }) => {
+      fc.asyncProperty(scenario, async ({ window, reserveShare, reportedScale, withGoalAware, shape, turns }) => {
         const server = await startFakeModelServer({ reportedPromptTokenScale: reportedScale });
         try {
           const reserve = resolveReplyReserve(window, reserveShare === undefined ? undefined : Math.max(16, Math.floor(window * reserveShare)));
@@ -51,6 +55,7 @@ describe('the window rule (property, real Ollama client, fake model server)', ()
             autoPipeline: SIMULATION_PIPELINE,
             model,
             modelName: SIMULATION_MODEL,
+            shape,
           });
           const limit = window - reserve;
           for (const [index, turn] of turns.entries()) {
@@ -59,13 +64,17 @@ describe('the window rule (property, real Ollama client, fake model server)', ()
               role: 'user',
               parts: [{ type: 'text', text: turn.kind === 'tool' ? `run step ${index}` : prose(tokens, index) }],
             });
+            const turnMessages = [user];
             if (turn.kind === 'tool') {
               const callId = `call-${index}`;
-              manager.addMessage({ role: 'assistant', parts: [{ type: 'tool-call', callId, name: 'bash', input: { command: `step ${index}` } }] });
-              manager.addMessage({ role: 'tool', parts: [{ type: 'tool-result', callId, output: prose(tokens, index) }] });
+              turnMessages.push(
+                manager.addMessage({ role: 'assistant', parts: [{ type: 'tool-call', callId, name: 'bash', input: { command: `step ${index}` } }] }),
+                manager.addMessage({ role: 'tool', parts: [{ type: 'tool-result', callId, output: prose(tokens, index) }] }),
+              );
             }
             try {
               const result = await manager.complete();
+              if (shape === 'strict') expect(checkMessageShape(result.request.messages, 'strict')).toEqual([]);
               manager.addMessage({ role: 'assistant', parts: [{ type: 'text', text: result.text || '(empty)' }] });
             } catch (error) {
               if (!ContextOverflowError.isInstance(error)) throw error;
@@ -77,6 +86,8 @@ describe('the window rule (property, real Ollama client, fake model server)', ()
               // Both as the budget counts them: calibrated by what the server reported.
               expect(error.messageTokens! + manager.budget().systemTokens).toBeGreaterThan(limit);
               manager.removeMessage(user.id);
+              // A strict conversation drops the whole turn, so it keeps the shape (the call could come first).
+              if (shape === 'strict') for (const message of turnMessages.slice(1)) manager.removeMessage(message.id);
             }
             await manager.maybeCompact();
           }
@@ -89,7 +100,28 @@ describe('the window rule (property, real Ollama client, fake model server)', ()
           await server.close();
         }
       }),
-      { numRuns: 100 },
+      {
+        numRuns: 100,
+        examples: [
+          // Found by this property: the guard dropped every reply to the latest user message, so the next one touched it (strict).
+          [
+            {
+              window: 8_192,
+              reserveShare: undefined,
+              reportedScale: 1.3,
+              withGoalAware: false,
+              shape: 'strict',
+              turns: [
+                { kind: 'paste', size: 0.6153564453125 },
+                { kind: 'tool', size: 0.0120849609375 },
+                { kind: 'tool', size: 0.0125732421875 },
+                { kind: 'chat', size: 0.01 },
+                { kind: 'chat', size: 0.01 },
+              ],
+            },
+          ],
+        ],
+      },
     );
   }, 300_000);
 });

@@ -59,4 +59,4 @@ export type {
 } from './context/context-manager.js';
 export { ContextManager } from './context/context-manager.js';
 export type { WindowGuardOptions } from './context/window-guard-provider.js';
-export { createWindowGuardProvider } from './context/window-guard-provider.js';
+export { createWindowGuardProvider, WINDOW_GUARD_NOTE_PREFIX } from './context/window-guard-provider.js';

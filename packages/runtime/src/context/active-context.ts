@@ -1,4 +1,4 @@
-import type { CompactionResult, Message, TokenCounting } from '@ollm/core';
+import { type CompactionResult, type Message, type TokenCounting, turnOf } from '@ollm/core';
 import { quoteUserMessage, type FoldedUserQuote } from './folded-user-quotes.js';
 
 /**
@@ -44,11 +44,24 @@ export class ActiveContext {
     this.list = [...output, ...this.list.slice(inputLength)];
   }
 
-  /** Keeps every user message a stage folded out of `input` as a quote (the first one, usually the task, longest). */
+  /**
+   * Keeps every user message a stage folded out of `input` as a quote. The first quote is kept
+   * longest: the task's, usually. The window guard folds the first user message only when nothing
+   * else is left, so later messages may have been folded before it: it goes in front of their
+   * quotes when it is older than all of them (by timestamp).
+   */
   keepFoldedAsQuotes(input: readonly Message[], result: CompactionResult, tokens: TokenCounting): void {
+    const first = input.find((message) => turnOf(message) === 'user');
     for (const { messageId } of result.folded ?? []) {
       const message = input.find((candidate) => candidate.id === messageId);
-      if (message && !this.quotes.some((quote) => quote.messageId === messageId)) this.quotes.push(quoteUserMessage(message, this.quotes.length, tokens));
+      if (!message || this.quotes.some((quote) => quote.messageId === messageId)) continue;
+      const oldest =
+        message === first &&
+        message.timestamp !== undefined &&
+        this.quotes.length > 0 &&
+        this.quotes.every((quote) => quote.timestamp !== undefined && message.timestamp! < quote.timestamp);
+      if (oldest) this.quotes.unshift(quoteUserMessage(message, 0, tokens));
+      else this.quotes.push(quoteUserMessage(message, this.quotes.length, tokens));
     }
   }
 

@@ -4,19 +4,28 @@ import type { ContextEventEmitter } from '../events/context-events.js';
 /** What a compaction's events compare against: the checkpoints and conversation it started from. */
 export interface CompactionBaseline {
   readonly checkpoints: ReadonlyMap<string, Checkpoint>;
-  readonly hadConversation: boolean;
+  /** Ids of the assistant and tool messages (checkpoints aside) the compaction started from. */
+  readonly replyIds: ReadonlySet<string>;
 }
 
 export function compactionBaseline(messages: readonly Message[]): CompactionBaseline {
   return {
     checkpoints: new Map(messages.filter(isCheckpointMessage).map((message) => [message.id, checkpointOf(message)!])),
-    hadConversation: messages.some((message) => message.role !== 'system' && !isCheckpointMessage(message)),
+    replyIds: new Set(messages.filter(isReply).map((message) => message.id)),
   };
+}
+
+/** An assistant or tool message that is no checkpoint: what a rollover replaces. */
+function isReply(message: Message): boolean {
+  return (message.role === 'assistant' || message.role === 'tool') && !isCheckpointMessage(message);
 }
 
 /**
  * Emits the events of one compaction, in order: checkpoints created or aged, user messages
- * folded, `compacted` (and the deprecated `compressed`), and `rollover-complete` when only checkpoints and assistant text remain.
+ * folded, `compacted` (and the deprecated `compressed`), and `rollover-complete` when none of the assistant
+ * and tool messages it started from is left apart from checkpoints: what answered the user is
+ * now only in checkpoints or in messages the compaction inserted (summarize's RESUME and context
+ * files). User messages may stay (summarize keeps the task and the latest request).
  */
 export function reportCompaction(
   events: ContextEventEmitter,
@@ -53,8 +62,8 @@ export function reportCompaction(
     limitations: result.limitations,
     compactionCount: input.compactionCount,
   });
-  const keptConversation = messages.some((message) => message.role !== 'system' && !isCheckpointMessage(message) && message.role !== 'assistant');
-  if (baseline.hadConversation && !keptConversation) {
+  const keptReply = messages.some((message) => baseline.replyIds.has(message.id) && isReply(message));
+  if (baseline.replyIds.size > 0 && !keptReply) {
     events.emit('rollover-complete', { provider, tokensBefore: result.stats.tokensBefore, tokensAfter: result.stats.tokensAfter });
   }
 }

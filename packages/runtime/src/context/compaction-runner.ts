@@ -1,5 +1,6 @@
 import {
   compactWith,
+  DEFAULT_MESSAGE_SHAPE,
   mergeStages,
   silentLogger,
   type AppliedStage,
@@ -7,6 +8,7 @@ import {
   type CompressionConfig,
   type ContextProvider,
   type Message,
+  type MessageShapeRuleSet,
   type Pipeline,
   type ProviderContext,
   type TokenCounter,
@@ -81,6 +83,11 @@ export class CompactionRunner {
       run: (stage, limit, abortSignal) => this.run(stage, limit, abortSignal),
       applyStage: (stage, inputLength) => this.applyStage(stage, inputLength),
     };
+  }
+
+  /** The message shape every stage's output is validated against (`ContextManagerOptions.shape`). */
+  private get shape(): MessageShapeRuleSet {
+    return this.parts.options.shape ?? DEFAULT_MESSAGE_SHAPE;
   }
 
   /** Compactions so far (restored with a state). */
@@ -165,7 +172,7 @@ export class CompactionRunner {
     const { window, conversation, tokens } = this.parts;
     const stages: AppliedStage[] = [];
     for (let round = 0; round < GUARD_ROUNDS && !window.fits(); round += 1) {
-      const provider = createWindowGuardProvider({ pendingMessageIds: conversation.pendingMessageIds });
+      const provider = createWindowGuardProvider({ pendingMessageIds: conversation.pendingMessageIds, shape: this.shape });
       const { result, inputLength, input } = await this.run(provider, window.guardLimit());
       if (result.stats.tokensAfter >= result.stats.tokensBefore) break;
       const stage = { provider: provider.name, result };
@@ -199,7 +206,12 @@ export class CompactionRunner {
       state: this.parts.providerState,
       ...(abortSignal ? { abortSignal } : {}),
     };
-    const result = await compactWith(provider, input, { config, context, ...(options.providerOptions ? { providerOptions: options.providerOptions } : {}) });
+    const result = await compactWith(provider, input, {
+      config,
+      context,
+      shape: this.shape,
+      ...(options.providerOptions ? { providerOptions: options.providerOptions } : {}),
+    });
     return { result, inputLength: input.length, input };
   }
 

@@ -1,4 +1,4 @@
-import { type LanguageModel, type Logger, type ProviderOptions, type TokenCounter } from '@ollm/core';
+import { type LanguageModel, type Logger, type MessageShapeRuleSet, type ProviderOptions, type TokenCounter } from '@ollm/core';
 import type { ProviderRegistry } from '../registry/provider-registry.js';
 import type { SessionHistory } from '../storage/session-history.js';
 import type { SnapshotStore } from '../storage/snapshot-store.js';
@@ -45,6 +45,16 @@ export interface ContextManagerOptions {
    * providers written before it existed). Default none.
    */
   readonly modelProviders?: readonly string[];
+  /**
+   * The message shape the model's API accepts (core's `MESSAGE_SHAPE_RULE_SETS`): every stage's
+   * output (rule stages, model stages, the window guard, `compact(name)`) is validated with it,
+   * and a stage that breaks a rule of it more often than its input did is rejected like any other
+   * integrity break (`compaction-error`, the context unchanged). `openai` (default): nothing empty,
+   * tool results right after their call — OpenAI Chat Completions and Ollama. `strict`: also the
+   * first message after the system prompt a user message and user turns never touching — the
+   * Anthropic Messages API and chat templates that require alternating roles.
+   */
+  readonly shape?: MessageShapeRuleSet;
   /** Consecutive model failures that open the circuit breaker. Default 3. */
   readonly circuitBreakerFailures?: number;
   readonly maxToolResultTokens?: number;

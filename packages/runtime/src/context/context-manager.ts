@@ -1,4 +1,16 @@
-import { createMessageId, createTokenizer, type Message, messageText, NoModelError, OllmError, parsePipeline, silentLogger, TokenCounter } from '@ollm/core';
+import {
+  createMessageId,
+  createTokenizer,
+  InvalidArgumentError,
+  isMessageShapeRuleSet,
+  type Message,
+  messageText,
+  NoModelError,
+  OllmError,
+  parsePipeline,
+  silentLogger,
+  TokenCounter,
+} from '@ollm/core';
 import { ContextEventEmitter, type ContextEventListener, type ContextEventName } from '../events/context-events.js';
 import { GoalManager } from '../goals/goal-manager.js';
 import { computeReliability, parseModelSize, type Reliability } from '../reliability/reliability.js';
@@ -55,6 +67,12 @@ export class ContextManager {
 
   constructor(options: ContextManagerOptions) {
     if (!(options.contextSize > 0)) throw new OllmError({ code: 'invalid-argument', message: 'contextSize must be a positive number of tokens.' });
+    if (options.shape !== undefined && !isMessageShapeRuleSet(options.shape)) {
+      throw new InvalidArgumentError({
+        argument: 'shape',
+        message: `The shape option must be a message-shape rule set, "openai" or "strict"; got ${JSON.stringify(options.shape)}.`,
+      });
+    }
     this.options = options;
     this.replyReserve = resolveReplyReserve(options.contextSize, options.replyReserve);
     this.automaticCompaction = (options.automaticCompaction ?? options.automaticCompression) !== false;

@@ -96,26 +96,60 @@ describe('the window rule: every request fits the window less the reply reserve'
     expect(request.tokens).toBeLessThanOrEqual(request.requestLimit);
   });
 
-  it('keeps every user message the guard folds as a quote in the system message, the first one always', async () => {
+  it('keeps every user message the guard folds as a quote in the system message, and the task in the conversation', async () => {
     const manager = managerWith({ contextSize: 2_048 });
     const folded: string[] = [];
     manager.on('user-messages-folded', (event) => folded.push(...event.messageIds));
     const task = manager.addMessage({ role: 'user', parts: [{ type: 'text', text: 'TASK: make the parser accept negative numbers' }] });
     manager.addMessage({ role: 'assistant', parts: [{ type: 'text', text: 'ok' }] });
+    const questions: string[] = [];
     for (let index = 0; index < 30; index += 1) {
-      manager.addMessage({ role: 'user', parts: [{ type: 'text', text: `question ${index}: ${words(60, `q${index}-`)}` }] });
+      questions.push(manager.addMessage({ role: 'user', parts: [{ type: 'text', text: `question ${index}: ${words(60, `q${index}-`)}` }] }).id);
       await manager.prepareRequest();
       manager.addMessage({ role: 'assistant', parts: [{ type: 'text', text: `answer ${index}` }] });
       await manager.maybeCompact();
       expect(manager.budget().totalTokens).toBeLessThanOrEqual(manager.budget().requestLimit);
+      // The task stays first: a strict API (Anthropic, alternating templates) needs a user message there.
+      expect(manager.activeMessages[0]!.id).toBe(task.id);
     }
-    expect(folded).toContain(task.id);
-    expect(manager.activeMessages.map((message) => message.id)).not.toContain(task.id);
+    expect(folded).not.toContain(task.id);
+    expect(folded).toContain(questions[0]);
     const system = manager.systemMessage()!.parts[0]!;
     expect(system).toMatchObject({ type: 'text' });
-    expect(system.type === 'text' && system.text).toContain('> TASK: make the parser accept negative numbers');
+    expect(system.type === 'text' && system.text).toContain('> question 0: q0-0');
     expect(system.type === 'text' && system.text).toMatch(/more folded messages, in the session history/);
     // The quotes are part of the state a snapshot keeps.
+    expect(manager.state().foldedQuotes?.[0]).toMatchObject({ messageId: questions[0] });
+  });
+
+  it('folds the task only when nothing else is left, and quotes it first', async () => {
+    let clock = Date.parse('2026-01-01T00:00:00Z');
+    const registry = new ProviderRegistry();
+    const manager = new ContextManager({
+      contextSize: 2_048,
+      systemPrompt: 'You are careful.',
+      registry,
+      autoPipeline: '',
+      clock: () => new Date((clock += 1_000)),
+    });
+    const folded: string[] = [];
+    manager.on('user-messages-folded', (event) => folded.push(...event.messageIds));
+    const task = manager.addMessage({ role: 'user', parts: [{ type: 'text', text: `TASK: ${words(500, 'task')}` }] });
+    manager.addMessage({ role: 'assistant', parts: [{ type: 'text', text: 'ok' }] });
+    const question = manager.addMessage({ role: 'user', parts: [{ type: 'text', text: `question: ${words(300, 'q')}` }] });
+    manager.addMessage({ role: 'assistant', parts: [{ type: 'text', text: 'answered' }] });
+    // Fits after folding the question alone.
+    manager.addMessage({ role: 'user', parts: [{ type: 'text', text: `more: ${words(100, 'm')}` }] });
+    await manager.prepareRequest();
+    expect(folded).toEqual([question.id]);
+    expect(manager.activeMessages[0]!.id).toBe(task.id);
+    manager.addMessage({ role: 'assistant', parts: [{ type: 'text', text: 'noted' }] });
+    // Now only the task can make room: it is folded, last, and a user message still comes first.
+    manager.addMessage({ role: 'user', parts: [{ type: 'text', text: `last: ${words(300, 'l')}` }] });
+    const request = await manager.prepareRequest();
+    expect(request.tokens).toBeLessThanOrEqual(request.requestLimit);
+    expect(folded).toContain(task.id);
+    expect(request.messages[1]!.role).toBe('user');
     expect(manager.state().foldedQuotes?.[0]).toMatchObject({ messageId: task.id });
   });
 
