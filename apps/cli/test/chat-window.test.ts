@@ -115,6 +115,6 @@ describe.skipIf(!binaryBuilt)('ollm chat keeps every request inside the window (
     expect(openai.stdout).toContain('reliability unknown: the size of my-model is not in its name and the server did not report it');
     expect(openai.stdout).not.toContain('Context Compression Warning');
     expect(unknown.stdout).toMatch(/^Context: .* · reliability low · /m);
-    expect(unknown.stdout).toContain('Your model (my-model) starts at reliability low, before any compression.');
+    expect(unknown.stdout).toContain('Your model (my-model) starts at reliability low, before any compaction.');
   });
 });

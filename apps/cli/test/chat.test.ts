@@ -78,7 +78,7 @@ describe.skipIf(!binaryBuilt)('ollm chat (the built binary, piped stdin, fake mo
     expect(run.stdout).toMatch(/^removed: \d+ /m);
     // fake-llama:8b starts at low (a warning at the start); the third compression takes it to critical (a second one).
     expect(run.stdout.match(/Context Compression Warning/g)).toHaveLength(2);
-    expect(run.stdout).toContain('Your model (fake-llama:8b) starts at reliability low, before any compression.');
+    expect(run.stdout).toContain('Your model (fake-llama:8b) starts at reliability low, before any compaction.');
     expect(run.stdout).toContain(`restored snapshot ${snapshotId}`);
     for (const part of ['system', 'goal', 'checkpoints', 'user', 'assistant', 'tool', 'total'])
       expect(run.stdout).toMatch(new RegExp(`^  ${part}\\s+[\\d,]+\\s+[\\d.]+%$`, 'm'));
@@ -97,7 +97,7 @@ describe.skipIf(!binaryBuilt)('ollm chat (the built binary, piped stdin, fake mo
     expect(exported).toMatchObject({ sessionId, model: 'fake-llama:8b', provider: 'goal-aware', toolCalls: [] });
     const messages = exported['messages'] as { role: string; parts: { type: string; text: string }[]; timestamp: string }[];
     expect(messages).toHaveLength(record.messages.length);
-    expect(messages[0]).toEqual({ role: 'user', parts: [{ type: 'text', text: questions[0] }], timestamp: expect.any(String) });
+    expect(messages[0]).toEqual({ id: record.messages[0]!.id, role: 'user', parts: [{ type: 'text', text: questions[0] }], timestamp: expect.any(String) });
     expect(exported['metadata']).toEqual({
       tokenCount: expect.any(Number),
       compactionCount: record.metadata.compactionCount,

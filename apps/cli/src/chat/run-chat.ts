@@ -63,6 +63,7 @@ export async function runChat(options: RunChatOptions): Promise<void> {
     contextSize: connected.contextSize,
     ...(config.compaction.replyReserve !== undefined ? { replyReserve: config.compaction.replyReserve } : {}),
     automaticCompaction: config.compaction.enabled,
+    shape: config.compaction.shape,
     systemPrompt: SYSTEM_PROMPT,
     tokens: new TokenCounter(createTokenizer(encodingForModel(config.model))),
     registry,

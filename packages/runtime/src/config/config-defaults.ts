@@ -26,6 +26,8 @@ export interface OllmConfig {
     userShare: number;
     /** Tokens kept back for the model's reply; unset: the runtime keeps 15% of the window. */
     replyReserve?: number;
+    /** Message-shape rules every compacted context keeps: `strict` (chat templates, Anthropic) or `openai`. */
+    shape: 'strict' | 'openai';
   };
   /** Each provider's own options, keyed by provider name; what a provider does not read it ignores. */
   providerOptions: ProviderOptions;
@@ -51,6 +53,8 @@ export const DEFAULT_OLLM_CONFIG: Omit<OllmConfig, 'home' | 'compression'> = {
     reasoningStripAgeThreshold: 5,
     circuitBreakerFailures: 3,
     userShare: 0.5,
+    // Local servers (Ollama, llama.cpp, vLLM, LM Studio) apply the model's chat template, which may refuse anything else.
+    shape: 'strict',
     // replyReserve is left unset: its default depends on the window, known only once connected.
   },
   providerOptions: {},

@@ -13,6 +13,7 @@ const compactionSection = z
     circuitBreakerFailures: z.number().int().min(1),
     userShare: z.number().gt(0).max(1),
     replyReserve: z.number().int().min(16),
+    shape: z.enum(['strict', 'openai']),
   })
   .partial()
   .strict();

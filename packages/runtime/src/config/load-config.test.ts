@@ -70,6 +70,18 @@ describe('loadConfig', () => {
     expect((error as Error).message).toContain('.ollmrc.json: compaction.threshold:');
   });
 
+  it('compaction.shape is strict by default; a file may choose openai; anything else names the file and key', async () => {
+    const project = newFolder();
+    const env = { OLLM_HOME: join(project, 'home') };
+    expect((await loadConfig({ cwd: project, env })).config.compaction.shape).toBe('strict');
+    writeFileSync(join(project, '.ollmrc.json'), JSON.stringify({ compaction: { shape: 'openai' } }));
+    expect((await loadConfig({ cwd: project, env })).config.compaction.shape).toBe('openai');
+    writeFileSync(join(project, '.ollmrc.json'), JSON.stringify({ compaction: { shape: 'loose' } }));
+    const error = await loadConfig({ cwd: project, env }).catch((caught: unknown) => caught);
+    expect(InvalidConfigError.isInstance(error)).toBe(true);
+    expect((error as InvalidConfigError).key).toBe('compaction.shape');
+  });
+
   it('leaves compaction.replyReserve unset by default, so the runtime derives it from the window', async () => {
     const project = newFolder();
     const { config, sources } = await loadConfig({ cwd: project, env: { OLLM_HOME: join(project, 'home') } });

@@ -130,7 +130,7 @@ export class CompactionRunner {
       if (applied.length === 0) return undefined;
       // Written only when the context changed: an attempt that saved nothing must not push useful
       // snapshots out of the retention window (it can repeat every turn while over the trigger).
-      this.takeAutoSnapshot('before automatic compression', start);
+      this.takeAutoSnapshot('before automatic compaction', start);
       return this.commit('automatic', applied, start);
     });
   }

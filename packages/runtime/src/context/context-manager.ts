@@ -225,7 +225,7 @@ export class ContextManager {
     // One compaction at a time: while one runs, the next turn's call checks again.
     if (this.runner.running) return undefined;
     if (!this.automaticCompaction) {
-      this.events.emit('compaction-skipped', { provider: 'automatic', reason: 'automatic compression is off; requests are still kept inside the window' });
+      this.events.emit('compaction-skipped', { provider: 'automatic', reason: 'automatic compaction is off; requests are still kept inside the window' });
       return undefined;
     }
     if (!this.shouldCompact()) {

@@ -190,7 +190,7 @@ describe('the window rule: every request fits the window less the reply reserve'
     expect(manager.shouldCompact()).toBe(true);
     expect(await manager.maybeCompact()).toBeUndefined();
     expect(manager.compactionCount).toBe(0);
-    expect(skipped).toContain('automatic compression is off; requests are still kept inside the window');
+    expect(skipped).toContain('automatic compaction is off; requests are still kept inside the window');
     manager.addMessage({ role: 'user', parts: [{ type: 'text', text: 'and now?' }] });
     const request = await manager.prepareRequest();
     expect(request.tokens).toBeLessThanOrEqual(request.requestLimit);

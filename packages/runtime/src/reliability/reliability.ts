@@ -68,12 +68,12 @@ export function parseModelSize(nameOrParameterSize: string | undefined): number 
 export function reliabilityWarning(model: string, compactionCount: number, level: ReliabilityLevel = 'low'): string {
   const cause =
     compactionCount === 0
-      ? `Your model (${model}) starts at reliability ${level}, before any compression.`
+      ? `Your model (${model}) starts at reliability ${level}, before any compaction.`
       : `Your model (${model}) has compressed the conversation ${compactionCount} time${compactionCount === 1 ? '' : 's'}.`;
   return [
     '⚠️ Context Compression Warning',
     cause,
-    'Small models may lose context accuracy after multiple compressions.',
+    'Small models may lose context accuracy after multiple compactions.',
     '',
     'Recommendations:',
     '- Continue if making good progress',

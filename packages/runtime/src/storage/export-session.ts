@@ -8,7 +8,8 @@ export interface ExportedSession {
   lastActivity: string;
   model?: string;
   provider?: string;
-  messages: { role: Message['role']; parts: unknown[]; timestamp?: string }[];
+  /** Each message whole: its id, role, parts, timestamp, and when set its name, pinned flag and metadata (checkpoints). */
+  messages: { id: string; role: Message['role']; parts: unknown[]; timestamp?: string; name?: string; pinned?: boolean; metadata?: Record<string, unknown> }[];
   toolCalls: { id: string; name: string; args: unknown; result?: { llmContent: string; isError?: boolean }; timestamp?: string }[];
   metadata: {
     tokenCount: number;
@@ -41,9 +42,13 @@ export function exportSession(record: SessionRecord): ExportedSession {
     ...(record.model !== undefined ? { model: record.model } : {}),
     ...(record.provider !== undefined ? { provider: record.provider } : {}),
     messages: record.messages.map((message) => ({
+      id: message.id,
       role: message.role,
       parts: message.parts.map((part) => ({ ...part })),
       ...(message.timestamp ? { timestamp: message.timestamp } : {}),
+      ...(message.name !== undefined ? { name: message.name } : {}),
+      ...(message.pinned !== undefined ? { pinned: message.pinned } : {}),
+      ...(message.metadata !== undefined ? { metadata: { ...message.metadata } } : {}),
     })),
     toolCalls,
     metadata: { tokenCount: record.metadata.tokenCount, compactionCount: record.metadata.compactionCount, compressionCount: record.metadata.compactionCount },
