@@ -194,7 +194,7 @@ class FoldState {
 }
 
 /** The steps in the order a careful engineer gives things up; see docs/plugins/fold.md. */
-function plannedSteps(state: FoldState, keepRecent: number, withLimit: boolean, reachable: boolean): Step[] {
+function plannedSteps(state: FoldState, keepRecent: number, withLimit: boolean): Step[] {
   const editable = state.turns.map((turn, index) => ({ turn, index })).filter(({ turn }) => !turn.fixed);
   const recent = editable.slice(Math.max(0, editable.length - keepRecent)).map(({ index }) => index);
   const old = editable.slice(0, Math.max(0, editable.length - keepRecent)).map(({ index }) => index);
@@ -220,9 +220,7 @@ function plannedSteps(state: FoldState, keepRecent: number, withLimit: boolean, 
   steps.push(...recent.map((turn) => ({ turn, level: 2 as FoldLevel, withNames: true })));
   steps.push(...recent.map((turn) => ({ turn, level: 3 as FoldLevel })));
   // Last resort, when the system and user messages leave almost nothing: the newest turns go too.
-  // Not when those messages alone are over the limit: then no output fits, and dropping the newest
-  // turns would lose them for nothing (the rest is for a host that may fold user messages).
-  if (reachable) steps.push(...recent.map((turn) => ({ turn, level: 4 as FoldLevel })));
+  steps.push(...recent.map((turn) => ({ turn, level: 4 as FoldLevel })));
   return steps;
 }
 
@@ -335,8 +333,13 @@ export function foldConversation(
 ): FoldedConversation {
   const index = new NameIndex(messages, (position) => isFixedMessage(messages[position]!));
   const state = new FoldState(messages, { tokens, index, options });
-  const reachable = limit === undefined || state.fixedTokens <= limit;
-  const steps = plannedSteps(state, options.keepRecentTurns, limit !== undefined, reachable);
+  // The system and user messages alone over the limit: no output fits. What fold may edit is then
+  // compacted by the ratio asked (limit / total), so the newest turns and the names stay in view.
+  if (limit !== undefined && state.fixedTokens > limit) {
+    const total = tokens.countMessages(messages);
+    limit = state.fixedTokens + Math.floor((limit / Math.max(1, total)) * (total - state.fixedTokens));
+  }
+  const steps = plannedSteps(state, options.keepRecentTurns, limit !== undefined);
   let next = 0;
   let assembly: Assembly | undefined;
   for (;;) {
@@ -348,8 +351,8 @@ export function foldConversation(
     assembly = assemble(state, limit);
     if (limit === undefined || assembly.tokens <= limit) break;
     if (next >= steps.length) {
-      const bare = reachable ? assemble(state, limit, true) : undefined;
-      if (bare && bare.tokens < assembly.tokens) assembly = bare;
+      const bare = assemble(state, limit, true);
+      if (bare.tokens < assembly.tokens) assembly = bare;
       break;
     }
     state.apply(steps[next++]!);

@@ -117,12 +117,16 @@ describe('fold', () => {
     expect(result.stats.tokensAfter).toBeLessThan(tokens.countMessages(messages));
   });
 
-  it('when the system and user messages alone are over the limit, keeps the newest turns and warns', async () => {
-    const messages = agentConversation(`Fix the lookup. ${'The task statement goes on at length. '.repeat(200)}`, steps(6));
+  it('when the system and user messages alone are over the limit, compacts the rest by the ratio asked and warns', async () => {
+    const messages = agentConversation(`Fix the lookup. ${'The task statement goes on at length. '.repeat(200)}`, steps(12));
+    const total = tokens.countMessages(messages);
     const fixed = tokens.countMessages(messages.slice(0, 2));
-    const result = await fold(messages, fixed - 10);
-    expect(result.messages.at(-1)!.id).toBe('tool_5');
-    expect(result.stats.tokensAfter).toBeGreaterThan(fixed - 10);
+    const limit = fixed - 10;
+    const result = await fold(messages, limit);
+    const editable = total - fixed;
+    expect(result.stats.tokensAfter).toBeLessThanOrEqual(fixed + Math.floor((limit / total) * editable));
+    // Not everything went: the newest turn is still there.
+    expect(result.messages.at(-1)!.id).toBe('tool_11');
     expect(result.limitations.join('\n')).toMatch(/over the limit/);
   });
 
