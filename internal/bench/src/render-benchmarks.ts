@@ -115,11 +115,11 @@ function compactionSection(report: BenchReport): string[] {
   const { compaction } = report;
   const lines = ['## 2. Compaction: ollm vs LangChain.js `trimMessages` vs AI SDK `pruneMessages`', ''];
   lines.push(
-    'Each transcript is compacted to 50% and 25% of its own tokens, all strategies in one process on the same messages. ' +
-      'ollm: `compactWith` (host validation included), providers from a `ProviderRegistry`; the pipeline is `registry.get("mask,code-aware,trim")`, no `logdir` (nothing written to disk). ' +
+    `Each transcript is compacted to ${compaction.targets.map((target) => `${Math.round(target * 100)}%`).join(', ')} of its own tokens, all strategies in one process on the same messages. ` +
+      'ollm: `compactWith` (host validation included), providers from a `ProviderRegistry` (`fold` is the default of `ollm compact`; pipelines such as `mask,code-aware,trim` through `registry.get`), no `logdir` (nothing written to disk). ' +
       'LangChain.js: `trimMessages({ strategy: "last", includeSystem: true, allowPartial: false, startOn })` with core\'s `TokenCounter` as `tokenCounter`; messages converted as ChatOpenAI represents them (AIMessage `tool_calls`, ToolMessage). ' +
       'AI SDK: `pruneMessages({ reasoning: "all", toolCalls: "before-last-message", emptyMessages: "remove" })` on `ModelMessage[]`; it has no token target, so its row shows what it reaches. ' +
-      'Every output is converted back and counted with core\'s counter; "valid" means core\'s integrity rules (`findIntegrityViolations`: tool pairing, system/user/pinned messages unchanged, order, not larger) all hold.',
+      'Every output is converted back and counted with core\'s counter; "valid" means core\'s integrity rules (`findIntegrityViolations`: tool pairing, system/user/pinned messages unchanged, order, not larger, and the `openai` message shape: nothing empty, results right after their call) all hold.',
     '',
   );
   lines.push(
