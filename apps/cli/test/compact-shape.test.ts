@@ -1,3 +1,4 @@
+import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -55,5 +56,35 @@ describe('ollm compact --shape', () => {
     const run = await compact(join(folder.path, 'missing.json'), '--shape', 'loose');
     expect(run.code).toBe(2);
     expect(run.stderr).toBe('ollm: Unknown --shape "loose". Shapes: strict, openai.\n');
+  });
+});
+
+describe('ollm compact --out', () => {
+  it('refuses to replace the input unless --in-place, and leaves it untouched', async () => {
+    const folder = temporaryFolder();
+    try {
+      const file = join(folder.path, 'run.json');
+      const original = readFileSync(anthropicFixture, 'utf8');
+      writeFileSync(file, original);
+      const env = { OLLM_HOME: join(folder.path, 'home') };
+      const refused = await runOllm(['--no-plugins', 'compact', file, '--provider', 'identity', '--out', 'run.json'], {
+        cwd: folder.path,
+        env,
+        registry: testRegistry(),
+      });
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toBe(
+        'ollm: --out run.json is the input file: it would be replaced by its compacted version. Write elsewhere, or pass --in-place to replace it.\n',
+      );
+      expect(readFileSync(file, 'utf8')).toBe(original);
+      const inPlace = await runOllm(['--no-plugins', 'compact', file, '--provider', 'identity', '--out', file, '--in-place'], {
+        cwd: folder.path,
+        env,
+        registry: testRegistry(),
+      });
+      expect(inPlace.code).toBe(0);
+    } finally {
+      folder.remove();
+    }
   });
 });

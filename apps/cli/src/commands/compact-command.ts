@@ -1,3 +1,4 @@
+import { realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { InvalidArgumentError, isMessageShapeRuleSet, RECOVERY_FOLDER, type Logger, type MessageShapeRuleSet, type TokenEncoding } from '@ollm/core';
@@ -36,10 +37,23 @@ interface CompactOptions {
   readonly api: string;
   readonly providerOption?: readonly string[];
   readonly shape?: string;
+  readonly inPlace?: boolean;
 }
 
 /** Formats whose consumers apply chat templates or the Anthropic rules: alternating turns, a user message first. */
 const STRICT_FORMATS: ReadonlySet<string> = new Set(['anthropic', 'ollama']);
+
+/** True when both paths name one file (through symlinks too); a path that does not exist yet is compared as written. */
+function samePath(a: string, b: string): boolean {
+  const real = (path: string): string => {
+    try {
+      return realpathSync(path);
+    } catch {
+      return path;
+    }
+  };
+  return real(a) === real(b);
+}
 
 /** `--shape`, else the format's: strict for Anthropic and Ollama files, the OpenAI API's rules for the rest. */
 export function shapeFor(format: string, flag: string | undefined): MessageShapeRuleSet {
@@ -69,6 +83,7 @@ export const compactCommand = defineCommand((command: Command, context: CommandC
       "a provider's own option, over config providerOptions (repeatable; the value is JSON or text), e.g. trim.previewLines=0",
       collectProviderOption,
     )
+    .option('--in-place', 'allow --out to name the input file itself (it is replaced atomically once the compaction succeeded)')
     .option(
       '--shape <rules>',
       'message-shape rules the output must keep: strict (alternating turns, a user message first: chat templates, Anthropic) or openai (default: strict for anthropic and ollama files, else openai)',
@@ -107,6 +122,12 @@ Examples:
         throw new InvalidArgumentError({ argument: 'api', message: `Unknown --api "${options.api}". APIs: ${MODEL_APIS.join(', ')}.` });
       }
       if (options.shape !== undefined) shapeFor('', options.shape);
+      if (options.out !== undefined && !options.inPlace && file !== '-' && samePath(resolve(io.cwd, file), resolve(io.cwd, options.out))) {
+        throw new InvalidArgumentError({
+          argument: 'out',
+          message: `--out ${options.out} is the input file: it would be replaced by its compacted version. Write elsewhere, or pass --in-place to replace it.`,
+        });
+      }
       // Before the transcript is read: a bad option or config value is reported first.
       const flagOptions = options.providerOption && options.providerOption.length > 0 ? parseProviderOptionFlags(options.providerOption) : undefined;
       const { config } = await loadConfig({

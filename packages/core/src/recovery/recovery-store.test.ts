@@ -44,6 +44,14 @@ describe('saveRemovedContent', () => {
     expect(files).toContain(basename(first.path));
   });
 
+  it('writes a damaged entry again instead of trusting it, so what is reported saved can be read back', () => {
+    const saved = saveRemovedContent(logdir, 'the full tool output');
+    writeFileSync(saved.path, 'the full to'); // truncated by a crash or an edit
+    const again = saveRemovedContent(logdir, 'the full tool output');
+    expect(again).toEqual(saved);
+    expect(readRemovedContent(logdir, saved.sha256)).toBe('the full tool output');
+  });
+
   it('takes the sha256 a caller computed already and saves under it', () => {
     const content = 'known output';
     const sha256 = createHash('sha256').update(content).digest('hex');

@@ -15,14 +15,17 @@ export interface SavedContent {
 /**
  * Saves removed content under `<logdir>/removed/<sha256>.txt`, byte for byte. The write goes to a
  * temporary file first and is renamed into place, so a crash never leaves a partial file under the
- * final name. Content already stored (same sha256) is not written again.
+ * final name. Content already stored (same sha256, and the stored file still hashing to it) is not
+ * written again.
  * `knownSha256` is the sha256 of `content` when the caller computed it already (placeholders name
  * the file before it is saved): hashing a large output once is enough.
  */
 export function saveRemovedContent(logdir: string, content: string, knownSha256?: string): SavedContent {
   const sha256 = knownSha256 ?? sha256Hex(content);
   const path = join(logdir, RECOVERY_FOLDER, `${sha256}.txt`);
-  if (!existsSync(path)) writeFileAtomic(path, content);
+  // An entry already there is trusted only when it still hashes to its name: a damaged one (a
+  // truncated copy, an edit) is written again, so what is reported as saved can be recovered.
+  if (!existsSync(path) || sha256Hex(readFileSync(path, 'utf8')) !== sha256) writeFileAtomic(path, content);
   return { sha256, path };
 }
 
