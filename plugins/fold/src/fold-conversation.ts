@@ -4,13 +4,16 @@ import { describeActions, glossaryText, runDigestText } from './digest/run-diges
 import { extractIdentifiers } from './identifiers/extract-identifiers.js';
 import { NameIndex } from './identifiers/name-index.js';
 import { visibleText } from './identifiers/visible-text.js';
-import { foldTurn, type FoldedTurn, type FoldLevel, type FoldTurnContext } from './turns/fold-turn.js';
+import { foldTurn, savedForm, type FoldedTurn, type FoldLevel, type FoldTurnContext } from './turns/fold-turn.js';
 import { splitTurns, type Turn } from './turns/split-turns.js';
 import type { ResolvedFoldOptions } from './fold-options.js';
 import { coveredNames } from './identifiers/extract-identifiers.js';
 
 /** Tokens a run digest costs before its names: the tag, the count of steps and actions, the message. */
 const RUN_DIGEST_ESTIMATE = 40;
+
+/** The share of the budget folding makes room for in the names list (`names seen:`). */
+const NAMES_SHARE = 0.25;
 
 /** Actions a run digest names at most. */
 const MAX_RUN_ACTIONS = 6;
@@ -26,7 +29,7 @@ export interface FoldedConversation {
 interface Step {
   readonly turn: number;
   readonly level: FoldLevel;
-  /** Drop steps go on until the names the dropped turns held fit too, not only the turns left. */
+  /** The step is taken until the names folded turns held fit too (up to NAMES_SHARE of the budget), not only the turns left. */
   readonly withNames?: boolean;
 }
 
@@ -187,9 +190,13 @@ class FoldState {
   }
 
   /** The total before names are added to run digests, estimated for the digests' own text. */
-  estimate(withNames = false): number {
+  /**
+   * The total before the names list, estimated for the digests' own text; `namesRoom` adds what
+   * the names folded turns held would cost, up to that many tokens (the list is cut to fit after).
+   */
+  estimate(namesRoom = 0): number {
     const base = this.fixedTokens + this.turnTotal + this.runCount * RUN_DIGEST_ESTIMATE;
-    return withNames ? base + this.lostCost : base;
+    return base + Math.min(this.lostCost, namesRoom);
   }
 }
 
@@ -264,7 +271,7 @@ function assemble(state: FoldState, limit: number | undefined, bare = false): As
 
   const runs = state.runs().map((run) => {
     const originals = run.flatMap((turn) => state.originals(turn));
-    const piece = foldedPiece(originals[0]!.id, 'turns', originals.map(visibleText).join('\n\n'));
+    const piece = foldedPiece(originals[0]!.id, 'turns', savedForm(originals));
     const anchor = run.flatMap((turn) => state.turns[turn]!.positions).find((position) => messages[position]!.role === 'assistant');
     for (const turn of run) for (const position of state.turns[turn]!.positions) byPosition.set(position, undefined);
     pieces.push(piece);
@@ -346,7 +353,10 @@ export function foldConversation(
     if (limit === undefined) {
       for (; next < steps.length; next++) state.apply(steps[next]!);
     } else {
-      while (next < steps.length && state.estimate(steps[next]!.withNames) > limit) state.apply(steps[next++]!);
+      // Folding goes on until the names the folded turns held fit too, but for at most a share of the
+      // budget: past that, dropping more turns to list more names would trade what they say for a list.
+      const namesRoom = Math.floor(limit * NAMES_SHARE);
+      while (next < steps.length && state.estimate(steps[next]!.withNames ? namesRoom : 0) > limit) state.apply(steps[next++]!);
     }
     assembly = assemble(state, limit);
     if (limit === undefined || assembly.tokens <= limit) break;

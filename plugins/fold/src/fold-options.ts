@@ -40,8 +40,8 @@ export function resolveFoldOptions(options: FoldOptions, overrides: Readonly<Rec
     for (const [key, value] of Object.entries(source)) {
       if (value === undefined) continue;
       // The call's options may carry the host's shared settings for every stage: only fold's own keys are read there.
-      if (source === overrides && !(key in DEFAULT_FOLD_OPTIONS)) continue;
-      if (!(key in DEFAULT_FOLD_OPTIONS)) {
+      if (source === overrides && !Object.hasOwn(DEFAULT_FOLD_OPTIONS, key)) continue;
+      if (!Object.hasOwn(DEFAULT_FOLD_OPTIONS, key)) {
         throw new InvalidArgumentError({
           argument: `fold.${key}`,
           message: `fold has no option "${key}" (it has ${Object.keys(DEFAULT_FOLD_OPTIONS).join(', ')})`,

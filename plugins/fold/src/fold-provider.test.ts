@@ -70,8 +70,16 @@ describe('fold', () => {
       expect(removed.path).toBeDefined();
       expect(readFileSync(removed.path!, 'utf8').length).toBeGreaterThan(0);
     }
-    // Every tool output no longer in view is in the store, byte for byte.
-    const everything = result.removed.map((removed) => readFileSync(removed.path!, 'utf8')).join('\n');
+    // Every tool output no longer in view is in the store, byte for byte: alone, or inside the
+    // saved messages of a folded turn (JSON, every field).
+    const everything = result.removed
+      .map((removed) => readFileSync(removed.path!, 'utf8'))
+      .flatMap((content) => {
+        if (!content.startsWith('[')) return [content];
+        const saved = JSON.parse(content) as Message[];
+        return saved.flatMap((message) => message.parts.map((part) => (part.type === 'tool-result' ? part.output : JSON.stringify(part))));
+      })
+      .join('\n');
     const kept = text(result.messages);
     let checked = 0;
     for (const message of messages) {
@@ -128,6 +136,62 @@ describe('fold', () => {
     // Not everything went: the newest turn is still there.
     expect(result.messages.at(-1)!.id).toBe('tool_11');
     expect(result.limitations.join('\n')).toMatch(/over the limit/);
+  });
+
+  it('a dropped turn is saved whole: its call arguments (numbers, booleans) come back with ollm recover', async () => {
+    const logdir = mkdtempSync(join(tmpdir(), 'ollm-fold-'));
+    logdirs.push(logdir);
+    const messages = agentConversation('Book the flight', steps(16));
+    const booking: Message = {
+      id: 'assistant_booking',
+      role: 'assistant',
+      timestamp: '2025-01-01T00:00:10Z',
+      parts: [
+        {
+          type: 'tool-call',
+          callId: 'call_booking',
+          name: 'book_reservation',
+          input: { amount: 1234.5, insurance: true },
+          rawInput: '{"amount":1234.5,"insurance":true}',
+        },
+      ],
+    };
+    const result: Message = {
+      id: 'tool_booking',
+      role: 'tool',
+      timestamp: '2025-01-01T00:00:11Z',
+      parts: [{ type: 'tool-result', callId: 'call_booking', output: 'booked' }],
+    };
+    const conversation = [...messages.slice(0, 2), booking, result, ...messages.slice(2)];
+    const folded = await fold(conversation, Math.floor(tokens.countMessages(conversation) * 0.1), logdir);
+    expect(folded.messages.some((message) => message.id === 'tool_booking')).toBe(false);
+    const saved = folded.removed.map((removed) => readFileSync(removed.path!, 'utf8')).filter((content) => content.includes('call_booking'));
+    expect(saved.length).toBeGreaterThan(0);
+    const messagesBack = JSON.parse(saved[0]!) as Message[];
+    expect(messagesBack.find((message) => message.id === 'assistant_booking')).toEqual(booking);
+  });
+
+  it('a one-line turn does not bring back the reasoning level 1 removed', async () => {
+    const chat: Message[] = [
+      { id: 'system', role: 'system', parts: [{ type: 'text', text: 'You are helpful.' }] },
+      { id: 'user', role: 'user', parts: [{ type: 'text', text: 'Plan the migration.' }] },
+      ...Array.from({ length: 12 }, (_, index): Message => ({
+        id: `answer_${index}`,
+        role: 'assistant',
+        parts: [
+          {
+            type: 'text',
+            text: `<think>Secret plan number ${index}. ${'Weighing options. '.repeat(40)}</think>Step ${index}: move table_${index} first. ${'Then check the indexes. '.repeat(20)}`,
+          },
+        ],
+      })),
+    ];
+    const result = await fold(chat, Math.floor(tokens.countMessages(chat) * 0.3));
+    // Old answers are one line each, without their reasoning; the newest turns keep theirs.
+    const old = result.messages.filter((message) => /^answer_[0-8]$/.test(message.id));
+    expect(old.length).toBe(9);
+    expect(text(old)).not.toContain('Secret plan');
+    expect(text(old)).toContain('Step 0: move table_0 first.');
   });
 
   it('rejects an unknown or malformed option with the option named', () => {

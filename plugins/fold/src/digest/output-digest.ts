@@ -4,7 +4,7 @@ import { jsonFacts } from './json-facts.js';
 import { namesToList } from './name-list.js';
 
 const RETURN_CODE = /<returncode>\s*(-?\d+)\s*<\/returncode>|\b(?:exit(?: code| status)?|returncode)[:= ]\s*(-?\d+)\b/i;
-const ERROR_LINE = /\b(?:[A-Z]\w*(?:Error|Exception)|Traceback|FAILED|FAIL:|ERROR|fatal|panic|No such file)\b/;
+const ERROR_LINE = /\b(?:[A-Z]\w*(?:Error|Exception)|Traceback|FAILED|ERROR|fatal|panic|No such file)\b|\bFAIL:/;
 const COUNT_LINE = /\b\d+ (?:passed|failed|errors?|skipped|xfailed|warnings?)\b|^Ran \d+ tests?\b|^(?:OK|FAILED)\b.*$/;
 const DEFINITION = /^\s*(?:\d+[:-]\s*)?(?:export\s+)?(?:async\s+)?(?:def|class|function|fn|func|interface|struct|enum|trait)\s+([A-Za-z_]\w*)/;
 

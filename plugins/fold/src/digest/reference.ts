@@ -1,6 +1,6 @@
 import { sha256Hex } from '@ollm/core';
 
-/** Hex digits of the sha256 a placeholder shows: enough to be unique in a store, short enough to cost ~4 tokens. */
+/** Hex digits of the sha256 a placeholder shows: enough to be unique in a store; the whole tag costs about 14 tokens (o200k), a path about 35 more. */
 export const REFERENCE_LENGTH = 12;
 
 /** What a folded piece was: saved whole under its sha256, named in the context by a 12-hex reference. */

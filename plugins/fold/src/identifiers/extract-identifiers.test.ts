@@ -32,3 +32,16 @@ describe('extractIdentifiers', () => {
     expect(covered).toEqual(new Set(['django/db/models/base.py', 'base.py']));
   });
 });
+
+describe('extractIdentifiers on awkward text', () => {
+  it('reads no names out of escapes (\\nExpected is not a camelCase name)', () => {
+    const found = extractIdentifiers('print("\\nExpected result")\\nprint("\\nGenerated")');
+    expect(found.has('nExpected')).toBe(false);
+    expect(found.has('nGenerated')).toBe(false);
+  });
+
+  it('finds the path in a long run of path characters', () => {
+    const found = extractIdentifiers(`${'.'.repeat(5_000)} see /testbed/app/lookup.py`);
+    expect(found.get('/testbed/app/lookup.py')).toBe('path');
+  });
+});

@@ -5,18 +5,19 @@
  */
 export type IdentifierKind = 'path' | 'code' | 'error' | 'id';
 
-const PATH = /(?:\.{0,2}\/)?(?:[\w.-]+\/)+[\w.-]*\w/g;
+// Anchored after a non-path character: unanchored, a long run of path characters is tried from every position (quadratic).
+const PATH = /(?<![\w.-])(?:\.{0,2}\/)?(?:[\w.-]+\/)+[\w.-]*\w/g;
 const FILE_NAME = /\b[\w-]+\.(?:py|pyi|js|jsx|ts|tsx|mjs|cjs|json|ya?ml|toml|cfg|ini|md|rst|txt|html|css|c|h|cc|cpp|hpp|rs|go|java|kt|rb|php|sh|sql)\b/g;
 const ERROR_NAME = /\b[A-Z][A-Za-z0-9]*(?:Error|Exception|Warning|Failure)\b/g;
-const SNAKE = /\b_*[A-Za-z][A-Za-z0-9]*(?:_+[A-Za-z0-9]+)+_*\b/g;
-const CAMEL = /\b[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+\b/g;
+const SNAKE = /(?<!\\)\b_*[A-Za-z][A-Za-z0-9]*(?:_+[A-Za-z0-9]+)+_*\b/g;
+const CAMEL = /(?<!\\)\b[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+\b/g;
 /** A quoted id-like value of a JSON document: `"SDZQKO"`, `"HAT069"`. */
 const QUOTED_ID = /"([A-Z0-9]{5,10})"/g;
-const PASCAL = /\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+\b/g;
+const PASCAL = /(?<!\\)\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+\b/g;
 /** `_private` and `__dunder__` names. */
 const UNDERSCORED = /(?<![A-Za-z0-9_])_+[A-Za-z][A-Za-z0-9]+_*(?![A-Za-z0-9_])/g;
 /** An acronym before a word: `URLField`, `HTTPResponse`. */
-const ACRONYM_WORD = /\b[A-Z]{2,}[a-z]{2,}[A-Za-z0-9]*\b/g;
+const ACRONYM_WORD = /(?<!\\)\b[A-Z]{2,}[a-z]{2,}[A-Za-z0-9]*\b/g;
 
 /** Shorter than this, a name carries too little to be worth a token. */
 const MIN_LENGTH = 3;

@@ -61,7 +61,7 @@ function firstLine(text: string, characters: number): string {
 /** The first sentence of a text (or its first line), cut to `characters`. */
 function firstSentence(text: string, characters: number): string {
   const line = firstLine(text, Number.MAX_SAFE_INTEGER);
-  const sentence = /^.*?[.!?:](?=\s|$)/.exec(line)?.[0] ?? line;
+  const sentence = /^.*?[.!?](?=\s|$)/.exec(line)?.[0] ?? line;
   return sentence.length <= characters ? sentence : `${sentence.slice(0, characters - 1)}…`;
 }
 
@@ -132,13 +132,15 @@ function oneLineCall(part: ToolCallPart, characters: number): ToolCallPart {
 }
 
 function level3(originals: readonly Message[], context: FoldTurnContext, pieces: FoldedPiece[]): Message[] {
+  // The one-liners are cut from the messages without their reasoning: level 1 removed it first.
+  const stripped = originals.map((message) => stripReasoning(message, []));
   const { index, options } = context;
-  const whole = foldedPiece(originals[0]!.id, 'turn', originals.map((message) => message.parts.map(partVisibleText).join('\n')).join('\n\n'));
+  const whole = foldedPiece(originals[0]!.id, 'turn', savedForm(originals));
   pieces.push(whole);
   const tag = referenceTag(whole);
   const visible = callHeadNames(originals, options.lineCharacters);
   let tagged = false;
-  return originals.map((message) => {
+  return stripped.map((message) => {
     const hasCalls = message.parts.some((part) => part.type === 'tool-call');
     const parts: MessagePart[] = [];
     for (const part of message.parts) {
@@ -164,6 +166,11 @@ function level3(originals: readonly Message[], context: FoldTurnContext, pieces:
     if (parts.length === 0) parts.push({ type: 'text', text: tag });
     return withParts(message, parts);
   });
+}
+
+/** Messages as they are saved for recovery: every field, so `ollm recover` gives them back whole. */
+export function savedForm(messages: readonly Message[]): string {
+  return JSON.stringify(messages, null, 1);
 }
 
 /**
