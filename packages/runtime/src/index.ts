@@ -56,7 +56,7 @@ export type {
   CompressOptions,
   ContextCompletion,
   PreparedRequest,
-} from './context/context-manager.js';
+} from './context/context-manager-types.js';
 export { ContextManager } from './context/context-manager.js';
 export type { WindowGuardOptions } from './context/window-guard-provider.js';
 export { createWindowGuardProvider, WINDOW_GUARD_NOTE_PREFIX } from './context/window-guard-provider.js';

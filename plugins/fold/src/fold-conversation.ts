@@ -1,13 +1,12 @@
 import { isCheckpointMessage, withParts, type Message, type TokenCounting } from '@ollm/core';
 import { foldedPiece, referenceTag, type FoldedPiece } from './digest/reference.js';
 import { describeActions, glossaryText, runDigestText } from './digest/run-digest.js';
-import { extractIdentifiers } from './identifiers/extract-identifiers.js';
+import { coveredNames, extractIdentifiers } from './identifiers/extract-identifiers.js';
 import { NameIndex } from './identifiers/name-index.js';
 import { visibleText } from './identifiers/visible-text.js';
 import { foldTurn, savedForm, type FoldedTurn, type FoldLevel, type FoldTurnContext } from './turns/fold-turn.js';
 import { splitTurns, type Turn } from './turns/split-turns.js';
 import type { ResolvedFoldOptions } from './fold-options.js';
-import { coveredNames } from './identifiers/extract-identifiers.js';
 
 /** Tokens a run digest costs before its names: the tag, the count of steps and actions, the message. */
 const RUN_DIGEST_ESTIMATE = 40;
@@ -209,11 +208,9 @@ function plannedSteps(state: FoldState, keepRecent: number, withLimit: boolean):
 
   // Tool outputs to digests: the most tokens saved per name the agent mentions again later, first.
   const referredLater = (turn: number): number => {
-    const positions = state.turns[turn]!.positions;
-    const last = positions.at(-1)!;
-    const names = new Set(positions.flatMap((position) => [...state.context.index.namesOf(position).keys()]));
+    const last = state.turns[turn]!.positions.at(-1)!;
     let count = 0;
-    for (const name of names) if (state.context.index.laterMentions(name, last) > 0) count++;
+    for (const name of state.namesOf(turn)) if (state.context.index.laterMentions(name, last) > 0) count++;
     return count;
   };
   const byValue = old

@@ -28,16 +28,6 @@ import { truncateOversizedToolResults } from './oversized-tool-results.js';
 import { resolveReplyReserve } from './reply-reserve.js';
 import { TokenCalibration } from './token-calibration.js';
 
-export type {
-  CompactionOutcome,
-  CompactOptions,
-  CompleteOptions,
-  CompressionOutcome,
-  CompressOptions,
-  ContextCompletion,
-  PreparedRequest,
-} from './context-manager-types.js';
-
 const DEFAULT_PIPELINE = 'fold,goal-aware';
 
 /**

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { computeReliability } from '../reliability/reliability.js';
 import { ProviderRegistry } from '../registry/provider-registry.js';
 import type { ContextState } from '../storage/snapshot-store.js';
-import { ContextManager, type CompactionOutcome, type CompressionOutcome, type CompressOptions } from './context-manager.js';
+import { ContextManager } from './context-manager.js';
+import type { CompactionOutcome, CompressionOutcome, CompressOptions } from './context-manager-types.js';
 import { shortenToolResults } from './test-support/test-stages.js';
 
 function managerWith(stages: readonly ContextProviderV1[], options: { automaticCompression?: boolean; contextSize?: number } = {}): ContextManager {
