@@ -18,6 +18,7 @@ import { defaultRegistry, type ProviderRegistry } from '../registry/provider-reg
 import { compactionCountOf, type ContextSnapshot, type ContextState, type SnapshotSummary } from '../storage/snapshot-store.js';
 import { ActiveContext } from './active-context.js';
 import { CircuitBreaker } from './circuit-breaker.js';
+import { CompactionBackoff } from './compaction-backoff.js';
 import { CompactionRunner } from './compaction-runner.js';
 import type { ContextBudget } from './context-budget.js';
 import type { ContextManagerOptions } from './context-manager-options.js';
@@ -53,6 +54,7 @@ export class ContextManager {
   private readonly conversation = new ActiveContext();
   private readonly window: ContextWindow;
   private readonly runner: CompactionRunner;
+  private readonly backoff = new CompactionBackoff();
   private warnedAboutCalibration = false;
 
   constructor(options: ContextManagerOptions) {
@@ -226,7 +228,23 @@ export class ContextManager {
       });
       return undefined;
     }
-    return this.runner.compactAutomatically(options.abortSignal);
+    const backoff = this.backoff.active(this.budget());
+    if (backoff) {
+      this.events.emit('compaction-skipped', {
+        provider: 'automatic',
+        reason: `backing off: the last compaction left ${backoff.tokensAfter} tokens, over the trigger of ${backoff.trigger}; the next attempt at ${backoff.retryAt}`,
+      });
+      return undefined;
+    }
+    const outcome = await this.runner.compactAutomatically(options.abortSignal);
+    const started = this.backoff.record(this.budget());
+    if (started) {
+      this.events.emit('compaction-backoff', {
+        ...started,
+        reason: `compaction could not bring the conversation under the trigger (${started.tokensAfter} of ${started.trigger} tokens: pinned messages, checkpoints and messages waiting for a reply are kept); automatic compaction waits until it holds ${started.retryAt}`,
+      });
+    }
+    return outcome;
   }
 
   /** @deprecated Use `maybeCompact`. */

@@ -1,8 +1,9 @@
-import { isCheckpointMessage, MESSAGE_OVERHEAD_TOKENS, type Message, type TokenCounter } from '@ollm/core';
+import { MESSAGE_OVERHEAD_TOKENS, type Message, type TokenCounter } from '@ollm/core';
 import { ContextOverflowError } from '../errors/context-overflow-error.js';
 import type { GoalManager } from '../goals/goal-manager.js';
 import type { ActiveContext } from './active-context.js';
 import { computeBudget, type ContextBudget } from './context-budget.js';
+import { ConversationTally } from './conversation-tally.js';
 import { renderFoldedQuotes } from './folded-user-quotes.js';
 import type { TokenCalibration } from './token-calibration.js';
 
@@ -31,10 +32,14 @@ export interface ContextWindowOptions {
 export class ContextWindow {
   systemPrompt: string;
   private readonly options: ContextWindowOptions;
+  private readonly tally: ConversationTally;
+  /** The last system message built, and what it was built from: the same inputs give the same object (counted once). */
+  private system: { key: string; message: Message | undefined } | undefined;
 
   constructor(options: ContextWindowOptions) {
     this.options = options;
     this.systemPrompt = options.systemPrompt;
+    this.tally = new ConversationTally(options.tokens);
   }
 
   /**
@@ -46,8 +51,10 @@ export class ContextWindow {
     const base = [this.systemPrompt, goals.render()].filter((part) => part.length > 0).join('\n\n');
     const quotes = conversation.foldedQuotes.length > 0 ? renderFoldedQuotes(conversation.foldedQuotes, this.quotesBudget(base), tokens) : '';
     const text = [base, quotes].filter((part) => part.length > 0).join('\n\n');
-    if (text.length === 0) return undefined;
-    return { id: 'ollm-system', role: 'system', parts: [{ type: 'text', text }], pinned: true };
+    if (this.system?.key === text) return this.system.message;
+    const message: Message | undefined = text.length === 0 ? undefined : { id: 'ollm-system', role: 'system', parts: [{ type: 'text', text }], pinned: true };
+    this.system = { key: text, message };
+    return message;
   }
 
   /** What to send to the model now: the system message, then the active context. */
@@ -60,13 +67,7 @@ export class ContextWindow {
   budget(): ContextBudget {
     const { calibration, tokens } = this.options;
     const system = this.systemMessage();
-    let checkpointTokens = 0;
-    let conversationTokens = 0;
-    for (const message of this.options.conversation.messages) {
-      const count = tokens.countMessage(message);
-      if (isCheckpointMessage(message)) checkpointTokens += count;
-      else conversationTokens += count;
-    }
+    const { checkpointTokens, conversationTokens } = this.tally.totals(this.options.conversation.messages);
     return computeBudget({
       contextSize: this.options.contextSize,
       replyReserve: this.options.replyReserve,
@@ -108,7 +109,7 @@ export class ContextWindow {
 
   /** Still over the compaction target (or the trigger): another stage should run. */
   overTarget(): boolean {
-    return this.options.tokens.countMessages(this.options.conversation.messages) > this.targetLimit() || this.shouldCompact();
+    return this.tally.total(this.options.conversation.messages) > this.targetLimit() || this.shouldCompact();
   }
 
   /**
@@ -144,7 +145,7 @@ export class ContextWindow {
   private quotesBudget(systemText: string): number {
     const { calibration, contextSize, replyReserve, tokens } = this.options;
     const rawLimit = Math.floor((contextSize - replyReserve) / calibration.ratio);
-    const room = rawLimit - tokens.countText(systemText) - MESSAGE_OVERHEAD_TOKENS - tokens.countMessages(this.options.conversation.messages);
+    const room = rawLimit - tokens.countText(systemText) - MESSAGE_OVERHEAD_TOKENS - this.tally.total(this.options.conversation.messages);
     return Math.max(0, Math.min(Math.floor(rawLimit * FOLDED_QUOTES_SHARE), room));
   }
 }

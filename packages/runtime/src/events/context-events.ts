@@ -19,6 +19,12 @@ export interface ContextEvents {
   compacted: CompactedEvent;
   'compaction-skipped': { readonly provider: string; readonly reason: string };
   'compaction-error': { readonly provider: string; readonly error: Error; readonly consecutiveFailures: number; readonly fallback?: string };
+  /**
+   * Once, when an automatic compaction could not bring the conversation under the trigger (pinned
+   * messages alone fill it, say): automatic compaction waits until the conversation holds
+   * `retryAt` tokens. Requests are still kept inside the window.
+   */
+  'compaction-backoff': { readonly tokensAfter: number; readonly trigger: number; readonly retryAt: number; readonly reason: string };
   /** @deprecated Listen to `compacted` (its count is `compactionCount`). Still fires, after `compacted`. */
   compressed: Omit<CompactedEvent, 'compactionCount'> & { readonly compressionCount: number };
   /** @deprecated Listen to `compaction-skipped`. Still fires, with the same payload. */
