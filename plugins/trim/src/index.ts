@@ -16,6 +16,7 @@ export { extractKeySentences } from './extract-key-sentences.js';
 export { scoreSentence } from './sentence-scoring.js';
 export type { SentenceScore } from './sentence-scoring.js';
 export { TrimWorkspace } from './trim-workspace.js';
+export { withContentCache } from './cached-token-counting.js';
 
 /** The default trim provider (gptme's defaults); `createTrimProvider(options)` for others. */
 const trim = createTrimProvider();

@@ -12,6 +12,7 @@ import {
   v1Arguments,
   TokenCounter,
 } from '@ollm/core';
+import { withContentCache } from './cached-token-counting.js';
 import { compressAssistantMessages } from './compress-assistant-messages.js';
 import { foldToolCallInputs } from './fold-tool-call-inputs.js';
 import { stripReasoning } from './strip-reasoning.js';
@@ -98,8 +99,9 @@ function describeLimitations(workspace: TrimWorkspace, tokensBefore: number, opt
   return limitations;
 }
 
+/** The host's counter (else an o200k one), its texts counted once per content across calls. */
 function countWith(context: ProviderContext | undefined): TokenCounting {
-  return context?.tokens ?? new TokenCounter(createTokenizer('o200k_base'));
+  return withContentCache(context?.tokens ?? new TokenCounter(createTokenizer('o200k_base')));
 }
 
 /** gptme's rule-based trim as a provider; `options` override the config's thresholds (see README). */

@@ -30,6 +30,7 @@ export class TrimWorkspace {
   readonly limit: number | undefined;
   private total: number;
   // Each pass looks at every tool call again; counting one costs as much as its arguments are long.
+  // Within a call a part is counted once (here); across calls, by content (the counter's cache).
   private readonly callInputTokens = new WeakMap<ToolCallPart, number>();
 
   constructor(input: readonly Message[], tokens: TokenCounting, logdir: string | undefined, limit: number | undefined) {

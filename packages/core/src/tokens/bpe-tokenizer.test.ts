@@ -1,5 +1,8 @@
+import { createRequire } from 'node:module';
+import fc from 'fast-check';
+import type * as Encoding from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
-import { createTokenizer, encodingForModel } from './bpe-tokenizer.js';
+import { createBpeTokenizer, createTokenizer, encodingForModel, LONG_PRE_TOKEN_CHARACTERS } from './bpe-tokenizer.js';
 
 // Reference ids are what OpenAI's tiktoken gives for the same strings.
 describe('createTokenizer', () => {
@@ -51,5 +54,142 @@ describe('encodingForModel', () => {
     expect(encodingForModel('azure/gpt-4')).toBe('cl100k_base');
     expect(encodingForModel('openai/gpt-4o')).toBe('o200k_base');
     expect(encodingForModel('ft:gpt-3.5-turbo-0125:acme::abc123')).toBe('cl100k_base');
+  });
+});
+
+// gpt-tokenizer itself, as the reference: core must give its tokens for every text.
+const require = createRequire(import.meta.url);
+const reference = {
+  o200k_base: require('gpt-tokenizer/encoding/o200k_base') as typeof Encoding,
+  cl100k_base: require('gpt-tokenizer/encoding/cl100k_base') as typeof Encoding,
+};
+const plainText = { disallowedSpecial: new Set<string>() };
+const encodings = ['o200k_base', 'cl100k_base'] as const;
+
+/** Characters that stress the split regexes and the merge: case changes, marks, contractions, whitespace kinds, BOMs, surrogates. */
+const awkward = [
+  'a',
+  'A',
+  'é',
+  'ß',
+  '日',
+  '\u0301',
+  "'",
+  "'s",
+  "'LL",
+  ' ',
+  '  ',
+  '\t',
+  '\n',
+  '\r\n',
+  '\r',
+  '\u00a0',
+  '\u2003',
+  '\u3000',
+  '\uFEFF',
+  '!',
+  '/',
+  '-',
+  '=',
+  '1',
+  '٣',
+  '😀',
+  '\uD800',
+  '\uDC00',
+  '<|endoftext|>',
+  'the',
+  ' quick',
+  'Fox',
+  'x ',
+];
+const awkwardText = fc.array(fc.constantFrom(...awkward), { maxLength: 60 }).map((pieces) => pieces.join(''));
+/** Ordinary text with long runs in it: repeated characters or short patterns, longer than LONG_PRE_TOKEN_CHARACTERS. */
+const textWithRuns = fc
+  .array(
+    fc.oneof(
+      awkwardText,
+      fc.tuple(fc.constantFrom(...awkward), fc.integer({ min: 1, max: 900 })).map(([piece, times]) => piece.repeat(times)),
+    ),
+    { minLength: 1, maxLength: 4 },
+  )
+  .map((pieces) => pieces.join(''));
+
+describe('createTokenizer on any text (long pre-tokens)', () => {
+  it('counts and encodes exactly as gpt-tokenizer, with or without long runs', () => {
+    for (const encoding of encodings) {
+      const tokenizer = createTokenizer(encoding);
+      fc.assert(
+        fc.property(fc.oneof(fc.string({ maxLength: 300 }), fc.string({ unit: 'grapheme', maxLength: 200 }), awkwardText, textWithRuns), (text) => {
+          const expected = reference[encoding].encode(text, plainText);
+          expect(tokenizer.encode(text)).toEqual(expected);
+          expect(tokenizer.countTokens(text)).toBe(expected.length);
+        }),
+        { numRuns: 150 },
+      );
+    }
+  });
+
+  it('merges every pre-token with mergeBytePairs exactly as gpt-tokenizer merges it', () => {
+    for (const encoding of encodings) {
+      // A limit of 0 sends every pre-token to mergeBytePairs instead of gpt-tokenizer's merge.
+      const mergeOnly = createBpeTokenizer(encoding, 0);
+      fc.assert(
+        fc.property(fc.oneof(fc.string({ maxLength: 200 }), fc.string({ unit: 'grapheme', maxLength: 100 }), awkwardText), (text) => {
+          expect(mergeOnly.encode(text)).toEqual(reference[encoding].encode(text, plainText));
+        }),
+        { numRuns: 300 },
+      );
+    }
+  });
+
+  it('counts 5 million repeated characters, and encodes 2 million, without throwing: exactly one token per 8 a', { timeout: 300_000 }, () => {
+    // o200k has "aaaaaaaa"; gpt-tokenizer takes about 12 s at 100,000 characters (quadratic), and its
+    // encode() spreads a pre-token's tokens into push(), which overflows the stack past ~125,000.
+    const tokenizer = createTokenizer('o200k_base');
+    expect(tokenizer.countTokens('a'.repeat(5_000_000))).toBe(625_000);
+    const tokens = tokenizer.encode('a'.repeat(2_000_000));
+    expect(tokens).toHaveLength(250_000);
+    expect(new Set(tokens)).toEqual(new Set([tokenizer.encode('aaaaaaaa')[0]]));
+    // The known ratio holds at a size gpt-tokenizer itself can still count.
+    expect(tokenizer.countTokens('a'.repeat(4_000))).toBe(reference.o200k_base.countTokens('a'.repeat(4_000), plainText));
+    expect(tokenizer.countTokens('a'.repeat(4_000))).toBe(500);
+  });
+
+  it('counts long runs of whitespace, punctuation, letters with marks and astral characters exactly', () => {
+    for (const encoding of encodings) {
+      const tokenizer = createTokenizer(encoding);
+      for (const text of [
+        ' '.repeat(3_000) + 'x',
+        '\n'.repeat(3_000),
+        '!'.repeat(3_000),
+        'e\u0301'.repeat(1_500),
+        '😀'.repeat(1_500),
+        'Ab'.repeat(1_500),
+        'x\uFEFF'.repeat(1_500),
+      ]) {
+        const expected = reference[encoding].encode(text, plainText);
+        expect(tokenizer.encode(text)).toEqual(expected);
+        expect(tokenizer.countTokens(text)).toBe(expected.length);
+      }
+    }
+  });
+
+  it('splits the text around a long pre-token as gpt-tokenizer splits it, whitespace before it included', () => {
+    // Two no-break spaces before a run of 257 lone surrogates are two pre-tokens in the text (the
+    // lookahead after the first fails on the run); cut off before the run, they would be one.
+    const cases = [
+      '\u00a0\u00a0' + '\uD800'.repeat(257),
+      '\u00a0\u00a0' + '!'.repeat(300),
+      '\t\t' + '\u3000'.repeat(2) + '-'.repeat(400),
+      `x \n!\n${'='.repeat(300)}`,
+    ];
+    for (const encoding of encodings) {
+      const tokenizer = createTokenizer(encoding);
+      for (const text of cases) expect(tokenizer.encode(text)).toEqual(reference[encoding].encode(text, plainText));
+    }
+  });
+
+  it('keeps the long pre-token limit above the longest token', () => {
+    expect(LONG_PRE_TOKEN_CHARACTERS).toBeGreaterThanOrEqual(128);
   });
 });

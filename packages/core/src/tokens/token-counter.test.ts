@@ -1,6 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import type { Message } from '../messages/message.js';
 import { createTokenizer } from './bpe-tokenizer.js';
+import { ContentTokenCache } from './content-token-cache.js';
 import { MESSAGE_OVERHEAD_TOKENS, TOOL_CALL_OVERHEAD_TOKENS, TokenCounter } from './token-counter.js';
 import type { Tokenizer } from './tokenizer.js';
 
@@ -92,5 +94,51 @@ describe('TokenCounter', () => {
 
   it('counts an empty conversation as zero', () => {
     expect(new TokenCounter(o200k).countMessages([])).toBe(0);
+  });
+
+  it('counts the same conversation parsed again from JSON with no tokenisation at all', () => {
+    const tokenizer = spyTokenizer();
+    const conversation: Message[] = [
+      { id: 's', role: 'system', parts: [{ type: 'text', text: 'You are a careful engineer.' }] },
+      {
+        id: 'a',
+        role: 'assistant',
+        name: 'agent',
+        parts: [{ type: 'tool-call', callId: 'c', name: 'bash', input: { command: 'cat setup.py' }, rawInput: '{"command":"cat setup.py"}' }],
+      },
+      { id: 't', role: 'tool', parts: [{ type: 'tool-result', callId: 'c', output: 'from setuptools import setup\n'.repeat(40) }] },
+    ];
+    const first = new TokenCounter(tokenizer).countMessages(conversation);
+    const calls = tokenizer.countTokens.mock.calls.length;
+    expect(calls).toBe(4);
+    // New objects, a new counter: only the content is the same.
+    const again = JSON.parse(JSON.stringify(conversation)) as Message[];
+    expect(new TokenCounter(tokenizer).countMessages(again)).toBe(first);
+    expect(new TokenCounter(tokenizer).countText('from setuptools import setup\n'.repeat(40))).toBe(1_160);
+    expect(tokenizer.countTokens).toHaveBeenCalledTimes(calls);
+    // Without the content cache the copy is tokenised again.
+    expect(new TokenCounter(tokenizer, { contentCache: false }).countMessages(again)).toBe(first);
+    expect(tokenizer.countTokens).toHaveBeenCalledTimes(2 * calls);
+  });
+
+  it('gives the same counts with and without the content cache, however small the cache', () => {
+    const o200kTexts = fc.array(fc.oneof(fc.string({ maxLength: 60 }), fc.constantFrom('hello world', 'def f():\n    return 1', '日本語のテキスト')), {
+      maxLength: 40,
+    });
+    fc.assert(
+      fc.property(o200kTexts, fc.integer({ min: 2, max: 8 }), (texts, maxEntries) => {
+        const cached = new TokenCounter(o200k, { contentCache: new ContentTokenCache({ maxEntries, maxCharacters: 64 }) });
+        const uncached = new TokenCounter(o200k, { contentCache: false });
+        for (const text of [...texts, ...texts.reverse()]) expect(cached.countText(text)).toBe(uncached.countText(text));
+        const messages: Message[] = texts.map((text, index) => ({
+          id: `m${index}`,
+          role: 'user',
+          name: text.slice(0, 5) || undefined,
+          parts: [{ type: 'text', text }],
+        }));
+        expect(cached.countMessages(messages)).toBe(uncached.countMessages(messages));
+      }),
+      { numRuns: 100 },
+    );
   });
 });

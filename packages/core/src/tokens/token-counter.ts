@@ -1,6 +1,7 @@
 import type { Message } from '../messages/message.js';
 import type { MessagePart } from '../messages/message-part.js';
 import { partText } from '../messages/message-helpers.js';
+import { ContentTokenCache, sharedContentTokenCache } from './content-token-cache.js';
 import type { Tokenizer } from './tokenizer.js';
 
 /**
@@ -11,32 +12,47 @@ export const MESSAGE_OVERHEAD_TOKENS = 4;
 /** Extra tokens per tool call part (call id and wrapping). */
 export const TOOL_CALL_OVERHEAD_TOKENS = 3;
 
+export interface TokenCounterOptions {
+  /**
+   * Counts by content that outlive this counter: by default the cache shared by every counter of
+   * the same tokenizer (`sharedContentTokenCache`); a cache of the caller's own; or `false` for
+   * none (every text of an object not yet seen is tokenised, as a cold start would).
+   */
+  readonly contentCache?: ContentTokenCache | false;
+}
+
 /**
- * Counts messages with a per-message cache: a message object is tokenised once, so counting a
- * conversation after one message was added tokenises only that message. Messages are immutable
- * values, so the cache is keyed by object identity and never goes stale.
+ * Counts messages with three caches. A message object is counted once (a `WeakMap` by identity:
+ * messages are immutable values, so it never goes stale), and so is a part object. Below those,
+ * every text (a part's text, a name, any `countText`) is counted once per content in a bounded
+ * cache shared per tokenizer: the same conversation parsed again (new objects, the same strings),
+ * or counted by a new counter, costs lookups instead of tokenisation.
  */
 export class TokenCounter {
   readonly tokenizer: Tokenizer;
+  readonly contentCache: ContentTokenCache | undefined;
   private readonly cache = new WeakMap<Message, number>();
   // Providers replace one part of a message (a folded output, a shortened text) and keep the
   // others as the same objects: caching by part means the new message costs only the new part,
   // and a provider can ask for the count of a part the host already counted.
   private readonly partCache = new WeakMap<MessagePart, number>();
+  private readonly tokenize: (text: string) => number;
 
-  constructor(tokenizer: Tokenizer) {
+  constructor(tokenizer: Tokenizer, options: TokenCounterOptions = {}) {
     this.tokenizer = tokenizer;
+    this.contentCache = options.contentCache === false ? undefined : (options.contentCache ?? sharedContentTokenCache(tokenizer));
+    this.tokenize = (text) => tokenizer.countTokens(text);
   }
 
   countText(text: string): number {
-    return this.tokenizer.countTokens(text);
+    return this.contentCache ? this.contentCache.count(text, this.tokenize) : this.tokenizer.countTokens(text);
   }
 
-  /** Tokens of `partText(part)` (without the tool-call overhead), cached by part object. */
+  /** Tokens of `partText(part)` (without the tool-call overhead), cached by part object and by content. */
   countPartText(part: MessagePart): number {
     let count = this.partCache.get(part);
     if (count === undefined) {
-      count = this.tokenizer.countTokens(partText(part));
+      count = this.countText(partText(part));
       this.partCache.set(part, count);
     }
     return count;
@@ -46,7 +62,7 @@ export class TokenCounter {
     const cached = this.cache.get(message);
     if (cached !== undefined) return cached;
     let total = MESSAGE_OVERHEAD_TOKENS;
-    if (message.name) total += this.tokenizer.countTokens(message.name);
+    if (message.name) total += this.countText(message.name);
     for (const part of message.parts) {
       total += this.countPartText(part);
       if (part.type === 'tool-call') total += TOOL_CALL_OVERHEAD_TOKENS;

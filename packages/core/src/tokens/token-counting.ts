@@ -5,7 +5,7 @@ import type { Tokenizer } from './tokenizer.js';
 /**
  * What a provider counts with: exact token counts of texts, parts and messages, and the
  * tokenizer itself (for cutting text to a budget). Core's `TokenCounter` implements it with
- * per-message and per-part caches; a host may pass any implementation.
+ * per-message, per-part and per-content caches; a host may pass any implementation.
  */
 export interface TokenCounting {
   readonly tokenizer: Tokenizer;

@@ -26,7 +26,8 @@ describe('TokenLedger', () => {
 
   it('append adds exactly the new message, tokenising nothing else', () => {
     const tokenizer = characterTokenizer();
-    const counter = new TokenCounter(tokenizer);
+    // Without the content cache, every message object is tokenised once (texts repeat here).
+    const counter = new TokenCounter(tokenizer, { contentCache: false });
     const history = Array.from({ length: 1000 }, (_, index) => message(`m${index}`, 'x'.repeat(index % 7)));
     const ledger = new TokenLedger(counter, history);
     const before = ledger.total;
