@@ -1,7 +1,8 @@
 import { type ContextProviderV2, outputFromResult, v1Arguments } from '@ollm/core';
 import { resolveCodeAwareOptions, type CodeAwareProviderOptions } from './code-aware-options.js';
 import { CodeAwareCompaction } from './compaction/code-aware-compaction.js';
-import { findCodeViews } from './compaction/find-code-views.js';
+import { collectCodeViews } from './compaction/find-code-views.js';
+import { sharedCodeAwareCache, uncachedCodeAware } from './cache/code-aware-cache.js';
 import { planFoldSteps } from './compaction/plan-fold-steps.js';
 
 export const CODE_AWARE_PROVIDER_NAME = 'code-aware';
@@ -13,6 +14,7 @@ export const CODE_AWARE_PROVIDER_NAME = 'code-aware';
  */
 export function createCodeAwareProvider(options: CodeAwareProviderOptions = {}): ContextProviderV2 {
   resolveCodeAwareOptions(options); // bad options fail when the provider is made, not mid-compaction
+  const cache = options.cache === false ? uncachedCodeAware() : (options.cache ?? sharedCodeAwareCache);
   return {
     specificationVersion: 'v2',
     usesModel: false,
@@ -24,9 +26,9 @@ export function createCodeAwareProvider(options: CodeAwareProviderOptions = {}):
       const { config, context } = v1Arguments(call);
       const startedAt = performance.now();
       const { recentMessages, minimumSavingTokens } = resolveCodeAwareOptions(options, config.extraConfig);
-      const views = findCodeViews(messages);
-      const compaction = new CodeAwareCompaction(messages, views, config, context, minimumSavingTokens);
-      for (const step of planFoldSteps(views, messages.length, recentMessages)) {
+      const found = collectCodeViews(messages, cache);
+      const compaction = new CodeAwareCompaction(messages, found, config, context, minimumSavingTokens, cache);
+      for (const step of planFoldSteps(found.views, messages.length, recentMessages)) {
         if (compaction.underLimit()) break;
         await compaction.apply(step);
       }

@@ -9,14 +9,17 @@ import {
   type ProviderContext,
   type RemovedContent,
 } from '@ollm/core';
+import { stringBytes, type CodeAwareCache } from '../cache/code-aware-cache.js';
 import type { FoldPlan } from '../folding/fold-plan.js';
-import { parserFor } from '../grammar/grammar-loader.js';
-import { LineReferences } from '../references/line-references.js';
+import { grammarMayLoad } from '../grammar/grammar-loader.js';
+import { LineReferences, linesBytes, trimmedLinesOf } from '../references/line-references.js';
 import type { CodeView } from '../views/code-view.js';
-import { partKey } from './find-code-views.js';
+import { partKey, type FoundCodeViews } from './find-code-views.js';
 import { foldedRegion, planView } from './fold-view.js';
 import { partContent, REMOVED_KIND, withContent } from './part-content.js';
 import type { FoldStep } from './plan-fold-steps.js';
+
+const NO_ROWS: ReadonlySet<number> = new Set();
 
 /** Hex digits of the sha256 a placeholder shows; `ollm recover` accepts any unique prefix of 8 or more. */
 const SHOWN_SHA_DIGITS = 12;
@@ -37,25 +40,35 @@ export class CodeAwareCompaction {
 
   constructor(
     private readonly input: readonly Message[],
-    views: readonly CodeView[],
+    private readonly found: FoundCodeViews,
     private readonly config: CompressionConfig,
     private readonly context: ProviderContext,
     private readonly minimumSaving: number,
+    private readonly cache: CodeAwareCache,
   ) {
     this.output = [...input];
     this.total = context.tokens.countMessages(input);
-    const fileViews = new Map(views.filter((view) => view.kind === 'file-view').map((view) => [partKey(view.messageIndex, view.partIndex), view]));
-    this.references = new LineReferences(input, fileViews);
+    const fileViews = new Map(found.views.filter((view) => view.kind === 'file-view').map((view) => [partKey(view.messageIndex, view.partIndex), view]));
+    this.references = new LineReferences(input, fileViews, cache);
   }
 
   underLimit(): boolean {
     return this.config.limit !== undefined && this.total <= this.config.limit;
   }
 
-  private async planOf(view: CodeView): Promise<FoldPlan> {
+  /**
+   * The view's fold plan: remembered under the content the view was found in (`originalText`, the
+   * part's text), else planned now — a tree-sitter parse, only for views a step folds.
+   */
+  private async planOf(view: CodeView, originalText: string): Promise<FoldPlan> {
     let plan = this.plans.get(view);
     if (!plan) {
-      plan = await planView(view);
+      const kind = this.found.cacheKinds.get(view)?.plan;
+      plan = kind === undefined ? undefined : this.cache.lookup<FoldPlan>(originalText, kind);
+      if (!plan) {
+        plan = await planView(view);
+        if (kind !== undefined) this.cache.store(originalText, kind, plan, 64 + 8 * plan.states.length + 32 * plan.trailingComments.size);
+      }
       this.plans.set(view, plan);
       if (plan.method === 'lines') this.lineBased.add(view);
     }
@@ -64,13 +77,20 @@ export class CodeAwareCompaction {
 
   /**
    * A `reference` step replaces the view by a pointer to a later view and never reads its plan, so
-   * the view is not parsed; only what a plan would record is: whether no grammar parses its
-   * language (the line-pattern note counts such views).
+   * the view is not parsed and no grammar is loaded; only what a plan would record is: whether no
+   * grammar parses its language (the line-pattern note counts such views).
    */
-  private async referencePlan(view: CodeView): Promise<FoldPlan> {
-    const byTree = view.language !== undefined && (await parserFor(view.language)) !== undefined;
+  private referencePlan(view: CodeView): FoldPlan {
+    const byTree = view.language !== undefined && grammarMayLoad(view.language);
     if (!byTree) this.lineBased.add(view);
     return { states: [], trailingComments: new Map(), method: byTree ? 'tree-sitter' : 'lines' };
+  }
+
+  /** Rows of `view` that other messages cite or edit; its trimmed lines are remembered with its plan. */
+  private keptRows(view: CodeView, originalText: string): ReadonlySet<number> {
+    const kind = this.found.cacheKinds.get(view)?.trimmedLines;
+    const trimmed = kind === undefined ? trimmedLinesOf(view) : this.cache.derived(originalText, kind, () => trimmedLinesOf(view), linesBytes);
+    return this.references.keptRows(view, trimmed);
   }
 
   /** Applies one step when it saves enough tokens; the part is always rebuilt from the original. */
@@ -81,7 +101,7 @@ export class CodeAwareCompaction {
     const originalText = partContent(originalPart);
     let sha256 = this.hashes.get(step.key);
     if (sha256 === undefined) {
-      sha256 = sha256Hex(originalText);
+      sha256 = this.cache.derived(originalText, 'sha256', () => sha256Hex(originalText), stringBytes);
       this.hashes.set(step.key, sha256);
     }
     let text = originalText;
@@ -89,9 +109,10 @@ export class CodeAwareCompaction {
     for (const view of [...step.views].reverse()) {
       const region = foldedRegion({
         view,
-        plan: step.level === 'reference' ? await this.referencePlan(view) : await this.planOf(view),
+        plan: step.level === 'reference' ? this.referencePlan(view) : await this.planOf(view, originalText),
         level: step.level,
-        keptRows: this.references.keptRows(view),
+        // A reference shows no rows: nothing to look up.
+        keptRows: step.level === 'reference' ? NO_ROWS : this.keptRows(view, originalText),
         recovery: this.config.logdir
           ? `ollm recover ${sha256.slice(0, SHOWN_SHA_DIGITS)}`
           : `not recoverable (no logdir), sha256 ${sha256.slice(0, SHOWN_SHA_DIGITS)}`,

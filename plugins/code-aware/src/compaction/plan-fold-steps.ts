@@ -1,7 +1,8 @@
 import { isOutlineFoldable } from '../grammar/language-id.js';
-import { pathsMatch } from '../references/path-match.js';
+import { fileNameOf, pathsMatch } from '../references/path-match.js';
 import type { CodeView } from '../views/code-view.js';
 import type { ViewFoldLevel } from './fold-view.js';
+import { byFileName, viewHistories } from './view-histories.js';
 import { partKey } from './find-code-views.js';
 
 /** One edit of one message part: its views folded to `level`. */
@@ -12,39 +13,6 @@ export interface FoldStep {
   readonly views: readonly CodeView[];
   readonly level: ViewFoldLevel;
   readonly latestAt?: number;
-}
-
-interface ViewHistory {
-  /** No later view of the same file exists. */
-  readonly latest: boolean;
-  /**
-   * Set when later views show every line of this one: the message index of the last of them
-   * that shows any of its lines (the one a reference points to).
-   */
-  readonly supersededAt?: number;
-}
-
-function comesAfter(later: CodeView, view: CodeView): boolean {
-  return later.messageIndex > view.messageIndex || (later.messageIndex === view.messageIndex && later.partIndex > view.partIndex);
-}
-
-function historyOf(view: CodeView, fileViews: readonly CodeView[]): ViewHistory {
-  const later = fileViews.filter((other) => comesAfter(other, view) && pathsMatch(other.path!, view.path!));
-  if (later.length === 0) return { latest: true };
-  const numbers = view.lines.flatMap((line) => (line.number === undefined ? [] : [line.number]));
-  const ownNumbers = new Set(numbers);
-  const shownLater = new Set<number>();
-  let supersededAt: number | undefined;
-  for (const other of later) {
-    const overlaps = other.wholeFile || other.lines.some((line) => line.number !== undefined && ownNumbers.has(line.number));
-    if (overlaps) supersededAt = other.messageIndex;
-    for (const line of other.lines) if (line.number !== undefined) shownLater.add(line.number);
-  }
-  const wholeLater = later.some((other) => other.wholeFile);
-  // Most rows must carry numbers, or a later view cannot be shown to hold the same code.
-  const numberedEnough = numbers.length > 0 && numbers.length >= view.lines.filter((line) => line.text.trim() !== '').length * 0.9;
-  const covered = wholeLater || (numberedEnough && numbers.every((number) => shownLater.has(number)));
-  return covered && supersededAt !== undefined ? { latest: false, supersededAt } : { latest: false };
 }
 
 /**
@@ -67,8 +35,10 @@ export function planFoldSteps(views: readonly CodeView[], messageCount: number, 
   const olderViews: CodeView[] = [];
   const latestViews: CodeView[] = [];
   const referenced = new Set<number>();
+  const fileNames = byFileName(fileViews);
+  const histories = viewHistories(fileNames);
   for (const view of fileViews) {
-    const history = historyOf(view, fileViews);
+    const history = histories.get(view)!;
     if (history.supersededAt !== undefined) {
       superseded.push(stepFor([view], 'reference', history.supersededAt));
       referenced.add(history.supersededAt);
@@ -82,7 +52,7 @@ export function planFoldSteps(views: readonly CodeView[], messageCount: number, 
   const blocksByPart = groupOldByPart(views, 'code-block', oldBefore);
   // A heredoc that rewrites a file the conversation reads is an edit, and edits stay.
   const scriptsByPart = groupOldByPart(
-    views.filter((view) => view.kind !== 'script' || !fileViews.some((file) => pathsMatch(file.path!, view.path!))),
+    views.filter((view) => view.kind !== 'script' || !(fileNames.get(fileNameOf(view.path!)) ?? []).some((file) => pathsMatch(file.path!, view.path!))),
     'script',
     oldBefore,
   );

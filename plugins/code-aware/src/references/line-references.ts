@@ -1,20 +1,35 @@
-import type { Message } from '@ollm/core';
-import { partText } from '@ollm/core';
+import { partText, type Message } from '@ollm/core';
 import type { CodeView } from '../views/code-view.js';
-import { pathsMatch } from './path-match.js';
+import { CodeAwareCache, stringBytes } from '../cache/code-aware-cache.js';
+import { normalisedFileName, normalisedPathsMatch, normalisePath } from './path-match.js';
 
-/** Lines of one file that a message cites or edits, by number. */
-interface NumberedReference {
+/** Lines of one file that a text cites or edits, by number. */
+export interface LineMention {
   readonly path: string;
-  readonly messageIndex: number;
+  /** `path` as `normalisePath` spells it, and its file name: what matching compares. */
+  readonly normalisedPath: string;
+  readonly fileName: string;
   readonly from: number;
   readonly to: number;
+}
+
+/** What a text says about lines of files by number, and whether it holds a diff hunk. */
+export interface TextMentions {
+  readonly mentions: readonly LineMention[];
+  readonly hunks: boolean;
+}
+
+interface NumberedReference {
+  readonly mention: LineMention;
+  readonly messageIndex: number;
 }
 
 /** Text lines shorter than this are too common (`else:`, `return x`) to mark a line as edited. */
 const MIN_QUOTED_LENGTH = 12;
 /** Rows kept either side of a cited line, so the citation keeps its statement. */
 const CITATION_CONTEXT = 0;
+/** Widest span of line numbers whose citations are counted in an array. */
+const MAX_COUNTED_SPAN = 1_000_000;
 
 const SOURCE_PATH = String.raw`((?:[\w.-]+/)*[\w.-]+\.(?:py|pyi|ts|tsx|js|jsx|mjs|cjs|go|rs|java|c|h|cc|cpp|hpp|rb|php|cs|sh|kt|swift|scala))`;
 const GREP_HIT = new RegExp(String.raw`(?:^|[\s'"])(/?${SOURCE_PATH}):(\d+)[:-]`, 'gm');
@@ -30,51 +45,26 @@ function normaliseQuoted(line: string): string {
   return line.replace(/^[+-](?=[\s\w])/, '').trim();
 }
 
-/**
- * What later (or other) messages say about lines of files: edits (`sed -i`, str_replace,
- * heredoc writes, diffs) and citations (grep hits, tracebacks, "line N"). A folded view keeps
- * those lines exactly.
- */
-export class LineReferences {
-  private readonly numbered: NumberedReference[] = [];
-  /** Normalised line text -> last message index that quoted it in an edit, diff or discussion. */
-  private readonly quoted = new Map<string, number>();
-
-  constructor(messages: readonly Message[], views: ReadonlyMap<string, CodeView>) {
-    for (const [messageIndex, message] of messages.entries()) {
-      for (const [partIndex, part] of message.parts.entries()) {
-        const text = partText(part);
-        const isView = views.has(`${messageIndex}:${partIndex}`);
-        if (!isView) this.collectNumbered(text, messageIndex);
-        // Quotes come from what the assistant wrote and from diffs, never from views themselves.
-        const quoting = part.type === 'tool-call' || (message.role === 'assistant' && part.type === 'text') || (!isView && /^@@ -\d+/m.test(text));
-        if (quoting) this.collectQuoted(part.type === 'tool-call' ? toolInputText(part.input, part.rawInput) : text, messageIndex);
-      }
+/** Lines a text cites by number: grep hits, traceback frames, in-place `sed`, "line N", diff hunks. */
+export function findLineMentions(text: string): TextMentions {
+  const mentions: LineMention[] = [];
+  const add = (path: string, from: number, to = from): void => {
+    const normalisedPath = normalisePath(path);
+    mentions.push({ path, normalisedPath, fileName: normalisedFileName(normalisedPath), from: Math.min(from, to), to: Math.max(from, to) });
+  };
+  for (const match of text.matchAll(GREP_HIT)) add(match[1]!, Number(match[3]));
+  for (const match of text.matchAll(TRACEBACK)) add(match[1]!, Number(match[2]));
+  const sedEdit = SED_IN_PLACE.exec(text);
+  // The paths a text mentions matter only to an in-place sed or a "line N": most outputs have
+  // neither, and scanning every output for paths is the costliest pattern here.
+  if (sedEdit || text.search(LINE_MENTION) !== -1) {
+    const paths = [...new Set([...text.matchAll(MENTIONED_PATH)].map((match) => match[1]!))];
+    if (sedEdit && paths.length === 1) add(paths[0]!, Number(sedEdit[1]), Number(sedEdit[2] ?? sedEdit[1]));
+    if (paths.length === 1) {
+      for (const match of text.matchAll(LINE_MENTION)) add(paths[0]!, Number(match[1]), Number(match[2] ?? match[1]));
     }
   }
-
-  private addNumbered(path: string, messageIndex: number, from: number, to = from): void {
-    this.numbered.push({ path, messageIndex, from: Math.min(from, to), to: Math.max(from, to) });
-  }
-
-  private collectNumbered(text: string, messageIndex: number): void {
-    for (const match of text.matchAll(GREP_HIT)) this.addNumbered(match[1]!, messageIndex, Number(match[3]));
-    for (const match of text.matchAll(TRACEBACK)) this.addNumbered(match[1]!, messageIndex, Number(match[2]));
-    const sedEdit = SED_IN_PLACE.exec(text);
-    // The paths a text mentions matter only to an in-place sed or a "line N": most outputs have
-    // neither, and scanning every output for paths is the costliest pattern here.
-    if (sedEdit || text.search(LINE_MENTION) !== -1) {
-      const paths = [...new Set([...text.matchAll(MENTIONED_PATH)].map((match) => match[1]!))];
-      if (sedEdit && paths.length === 1) this.addNumbered(paths[0]!, messageIndex, Number(sedEdit[1]), Number(sedEdit[2] ?? sedEdit[1]));
-      if (paths.length === 1) {
-        for (const match of text.matchAll(LINE_MENTION)) this.addNumbered(paths[0]!, messageIndex, Number(match[1]), Number(match[2] ?? match[1]));
-      }
-    }
-    this.collectHunks(text, messageIndex);
-  }
-
-  private collectHunks(text: string, messageIndex: number): void {
-    if (!text.includes('@@ -')) return;
+  if (text.includes('@@ -')) {
     let path: string | undefined;
     for (const line of text.split('\n')) {
       const file = DIFF_FILE.exec(line);
@@ -82,37 +72,139 @@ export class LineReferences {
       const hunk = HUNK.exec(line);
       if (hunk && path) {
         const start = Number(hunk[1]);
-        this.addNumbered(path, messageIndex, start, start + Math.max(Number(hunk[2] ?? 1), 1) - 1);
+        add(path, start, start + Math.max(Number(hunk[2] ?? 1), 1) - 1);
       }
     }
   }
+  return { mentions, hunks: /^@@ -\d+/m.test(text) };
+}
 
-  private collectQuoted(text: string, messageIndex: number): void {
-    for (const line of text.split('\n')) {
-      const normalised = normaliseQuoted(line);
-      if (normalised.length >= MIN_QUOTED_LENGTH) this.quoted.set(normalised, messageIndex);
+/** The lines of an edit or discussion that may quote code: normalised, long enough to be distinctive. */
+export function quotedLines(text: string): string[] {
+  const lines: string[] = [];
+  for (const line of text.split('\n')) {
+    const normalised = normaliseQuoted(line);
+    if (normalised.length >= MIN_QUOTED_LENGTH) lines.push(normalised);
+  }
+  return lines;
+}
+
+/** A view's line texts without surrounding spaces, as quotes are compared. */
+export function trimmedLinesOf(view: CodeView): string[] {
+  return view.lines.map((line) => line.text.trim());
+}
+
+/** Estimated bytes of lines held by a cache. */
+export function linesBytes(lines: readonly string[]): number {
+  return 32 + lines.reduce((sum, line) => sum + 8 + stringBytes(line), 0);
+}
+
+function mentionsBytes(found: TextMentions): number {
+  return 64 + found.mentions.reduce((sum, mention) => sum + 64 + stringBytes(mention.path) + stringBytes(mention.normalisedPath), 0);
+}
+
+/**
+ * What later (or other) messages say about lines of files: edits (`sed -i`, str_replace,
+ * heredoc writes, diffs) and citations (grep hits, tracebacks, "line N"). A folded view keeps
+ * those lines exactly. What each text says is remembered in `cache`; the conversation is
+ * indexed on the first question.
+ */
+export class LineReferences {
+  /** Numbered references by the file name of their path (paths that match share it). */
+  private numbered: Map<string, NumberedReference[]> | undefined;
+  /** Normalised line text -> last message index that quoted it in an edit, diff or discussion. */
+  private readonly quoted = new Map<string, number>();
+
+  constructor(
+    private readonly messages: readonly Message[],
+    private readonly views: ReadonlyMap<string, CodeView>,
+    private readonly cache: CodeAwareCache,
+  ) {}
+
+  private index(): Map<string, NumberedReference[]> {
+    if (this.numbered) return this.numbered;
+    const numbered = new Map<string, NumberedReference[]>();
+    for (const [messageIndex, message] of this.messages.entries()) {
+      for (const [partIndex, part] of message.parts.entries()) {
+        const isView = this.views.has(`${messageIndex}:${partIndex}`);
+        let hunks = false;
+        if (!isView) {
+          const text = part.type === 'tool-call' ? this.cache.textOf(part, 'part-text', () => partText(part)) : partText(part);
+          const found = this.cache.derived(text, 'line-mentions', () => findLineMentions(text), mentionsBytes);
+          hunks = found.hunks;
+          for (const mention of found.mentions) {
+            const group = numbered.get(mention.fileName);
+            const reference = { mention, messageIndex };
+            if (group) group.push(reference);
+            else numbered.set(mention.fileName, [reference]);
+          }
+        }
+        // Quotes come from what the assistant wrote and from diffs, never from views themselves.
+        const quoting = part.type === 'tool-call' || (message.role === 'assistant' && part.type === 'text') || hunks;
+        if (!quoting) continue;
+        const text = part.type === 'tool-call' ? this.cache.textOf(part, 'input-text', () => toolInputText(part.input, part.rawInput)) : partText(part);
+        for (const line of this.cache.derived(text, 'quoted-lines', () => quotedLines(text), linesBytes)) this.quoted.set(line, messageIndex);
+      }
     }
+    this.numbered = numbered;
+    return numbered;
   }
 
   /**
    * Row indexes of `view` that other messages cite by number or, except for scripts, that later
-   * messages quote in edits.
+   * messages quote in edits. `trimmedLines` are the view's line texts trimmed (`trimmedLinesOf`).
    */
-  keptRows(view: CodeView): Set<number> {
+  keptRows(view: CodeView, trimmedLines: readonly string[] = trimmedLinesOf(view)): Set<number> {
+    const numbered = this.index();
     const kept = new Set<number>();
-    const references = view.path
-      ? this.numbered.filter((reference) => reference.messageIndex !== view.messageIndex && pathsMatch(reference.path, view.path!))
-      : [];
+    const path = view.path === undefined ? undefined : normalisePath(view.path);
+    const references =
+      path === undefined
+        ? []
+        : (numbered.get(normalisedFileName(path)) ?? []).flatMap((reference) =>
+            reference.messageIndex !== view.messageIndex && normalisedPathsMatch(reference.mention.normalisedPath, path) ? [reference.mention] : [],
+          );
+    const cited = citedNumbers(view, references);
     for (const [row, line] of view.lines.entries()) {
       // A script's lines reappear in the agent's next script; only citations keep them.
-      const quotedAt = view.kind === 'script' ? undefined : this.quoted.get(line.text.trim());
+      const quotedAt = view.kind === 'script' ? undefined : this.quoted.get(trimmedLines[row]!);
       if (quotedAt !== undefined && quotedAt > view.messageIndex) kept.add(row);
-      if (line.number === undefined) continue;
-      const number = line.number;
-      if (references.some((reference) => number >= reference.from - CITATION_CONTEXT && number <= reference.to + CITATION_CONTEXT)) kept.add(row);
+      if (line.number !== undefined && cited?.(line.number)) kept.add(row);
     }
     return kept;
   }
+}
+
+/**
+ * Whether a line number of `view` falls in any of `references` (with `CITATION_CONTEXT`): the
+ * ranges are clipped to the numbers the view shows and counted into one array, so the cost is
+ * the references plus the view's span, not their product. Undefined when nothing is cited.
+ */
+function citedNumbers(view: CodeView, references: readonly LineMention[]): ((number: number) => boolean) | undefined {
+  if (references.length === 0) return undefined;
+  let lowest = Infinity;
+  let highest = -Infinity;
+  for (const line of view.lines) {
+    if (line.number === undefined) continue;
+    if (line.number < lowest) lowest = line.number;
+    if (line.number > highest) highest = line.number;
+  }
+  if (lowest > highest) return undefined;
+  const covers = (number: number): boolean =>
+    references.some((reference) => number >= reference.from - CITATION_CONTEXT && number <= reference.to + CITATION_CONTEXT);
+  // Line numbers far apart (a grep view of lines 5 and 900,000): no array that long.
+  if (highest - lowest > MAX_COUNTED_SPAN) return covers;
+  // starts[i] - ends[i] summed so far: how many references cover lowest + i.
+  const depth = new Int32Array(highest - lowest + 2);
+  for (const reference of references) {
+    const from = Math.max(reference.from - CITATION_CONTEXT, lowest);
+    const to = Math.min(reference.to + CITATION_CONTEXT, highest);
+    if (from > to) continue;
+    depth[from - lowest]!++;
+    depth[to - lowest + 1]!--;
+  }
+  for (let index = 1; index < depth.length; index++) depth[index]! += depth[index - 1]!;
+  return (number) => depth[number - lowest]! > 0;
 }
 
 /** The text of a tool call's arguments as an agent wrote them (commands, old/new strings). */

@@ -24,15 +24,18 @@ function inputRecord(call: ToolCallPart): Record<string, unknown> {
   return {};
 }
 
-/** The file a tool call reads, from a shell command or an editor/read tool's arguments. */
-export function readCommandOf(call: ToolCallPart): ReadCommand | undefined {
+/**
+ * The file a tool call reads, from a shell command or an editor/read tool's arguments.
+ * `parseCommand` reads a shell command (a caller may pass a remembering one).
+ */
+export function readCommandOf(call: ToolCallPart, parseCommand: (command: string) => ReadCommand | undefined = parseReadCommand): ReadCommand | undefined {
   const input = inputRecord(call);
   const pathKey = PATH_KEYS.find((key) => typeof input[key] === 'string');
   const path = pathKey ? (input[pathKey] as string) : undefined;
   if (input.command === 'view' && path) {
     return { path: resolveViewPath(path), wholeFile: input.view_range === undefined, numbered: true };
   }
-  if (typeof input.command === 'string' && !path) return parseReadCommand(input.command);
+  if (typeof input.command === 'string' && !path) return parseCommand(input.command);
   if (path && /read|view|open|cat/i.test(call.name)) {
     const ranged = ['offset', 'limit', 'start_line', 'end_line', 'view_range'].some((key) => input[key] !== undefined);
     return { path: resolveViewPath(path), wholeFile: !ranged, numbered: false, ...(ranged ? {} : { firstLine: 1 }) };
@@ -99,7 +102,11 @@ function looksLikeDiff(code: string): boolean {
  * read tools) and by the output's shape (line-number prefixes, the editor's `cat -n` header).
  */
 export function detectToolView(call: ToolCallPart | undefined, output: string, messageIndex: number, partIndex: number): CodeView | undefined {
-  const read = call ? readCommandOf(call) : undefined;
+  return detectOutputView(call ? readCommandOf(call) : undefined, output, messageIndex, partIndex);
+}
+
+/** The view in a tool output, given what its call reads (undefined: the call reads no file). */
+export function detectOutputView(read: ReadCommand | undefined, output: string, messageIndex: number, partIndex: number): CodeView | undefined {
   const region = outputRegion(output);
   if (!region) return undefined;
   if (!read && !region.headerPath) return undefined;
