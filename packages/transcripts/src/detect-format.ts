@@ -5,6 +5,7 @@ import { looksLikeOllmSession } from './formats/ollm-session-format.js';
 import { looksLikeSweAgentClassic } from './formats/swe-agent-classic-format.js';
 import { looksLikeSweAgent } from './formats/swe-agent-format.js';
 import { looksLikeTauBench } from './formats/tau-bench-format.js';
+import { checkJsonNesting } from './json/json-nesting.js';
 import { isRecord } from './json/order-like.js';
 import { parseJsonText } from './json/parse-json-text.js';
 import { TRANSCRIPT_FORMATS, type TranscriptFormat } from './transcript.js';
@@ -28,6 +29,7 @@ export function detectDocument(text: string, file: string): { format: Transcript
     parseJsonText(text, file); // throws with the line and column
     throw error;
   }
+  checkJsonNesting(document, text, file);
   const format = detectDocumentFormat(document);
   if (!format) {
     throw invalidTranscript(file, 'line 1', `unknown transcript format (supported formats: ${TRANSCRIPT_FORMATS.join(', ')})`);

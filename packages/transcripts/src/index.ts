@@ -8,3 +8,5 @@ export { serializeTranscript } from './serialize-transcript.js';
 export { writeTranscript } from './write-transcript.js';
 export { withConversationMessages } from './with-conversation-messages.js';
 export { CHECKPOINT_HEADER, CHECKPOINT_METADATA_KEYS, FOLDED_QUOTES_TITLE, restoreCheckpoint, withoutCheckpointMetadata } from './checkpoint-header.js';
+export { MAX_JSON_NESTING } from './json/json-nesting.js';
+export { MAX_TRANSCRIPT_BYTES } from './validation/transcript-size.js';

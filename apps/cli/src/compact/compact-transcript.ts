@@ -74,7 +74,8 @@ function goalReport(state: GoalState, source: 'user' | 'assistant', output: read
 
 export async function compactTranscript(options: CompactTranscriptOptions): Promise<CompactedTranscript> {
   const tokens = new TokenCounter(createTokenizer(options.encoding));
-  let transcript = options.transcript;
+  // Replaced all at once at the end: copying the conversation list per conversation is quadratic.
+  const compacted = new Map<number, readonly Message[]>();
   const reports: ConversationReport[] = [];
   for (const [position, { index, conversation }] of options.conversations.entries()) {
     options.onConversation?.(position, options.conversations.length);
@@ -95,7 +96,7 @@ export async function compactTranscript(options: CompactTranscriptOptions): Prom
     });
     // Checked between conversations too: a rule-based provider finishes without looking at it.
     options.abortSignal?.throwIfAborted();
-    transcript = withConversationMessages(transcript, index, result.messages);
+    compacted.set(index, result.messages);
     reports.push({
       conversation: conversation.id,
       tokensBefore: result.stats.tokensBefore,
@@ -110,5 +111,5 @@ export async function compactTranscript(options: CompactTranscriptOptions): Prom
       ...(goal ? { goal: goalReport(goal.state, goal.source, result.messages) } : {}),
     });
   }
-  return { transcript, reports };
+  return { transcript: withConversationMessages(options.transcript, compacted), reports };
 }

@@ -16,10 +16,10 @@ export interface TranscriptGoal {
  */
 export function goalFromMessages(messages: readonly Message[]): TranscriptGoal | undefined {
   const fromUser = new GoalManager();
-  for (const message of messages) if (message.role === 'user') fromUser.applyAssistantOutput(messageText(message));
+  for (const message of messages) if (message.role === 'user') fromUser.applyMarkers(messageText(message), 'user');
   if (fromUser.state) return { state: fromUser.state, source: 'user' };
   const fromModel = new GoalManager();
-  for (const message of messages) if (message.role === 'assistant') fromModel.applyAssistantOutput(messageText(message));
+  for (const message of messages) if (message.role === 'assistant') fromModel.applyMarkers(messageText(message), 'assistant');
   return fromModel.state ? { state: fromModel.state, source: 'assistant' } : undefined;
 }
 

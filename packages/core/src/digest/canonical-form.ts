@@ -7,16 +7,48 @@ export const CANONICAL_FORM_VERSION = 'ollm-canonical-v1';
 /**
  * JSON with object keys sorted by UTF-16 code unit order, no whitespace, `undefined` members
  * omitted — the same as RFC 8785 for the values messages hold (strings, booleans, integers).
+ * Iterative: a value nested to any depth (a model's tool-call arguments, say) is written without
+ * growing the call stack.
  */
 export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') {
-    return value === undefined ? 'null' : JSON.stringify(value);
+  const out: string[] = [];
+  // Open arrays and objects, innermost last: the values still to write and, for an object, their keys.
+  const open: { readonly values: readonly unknown[]; readonly keys?: readonly string[]; next: number; readonly close: string }[] = [];
+  const begin = (item: unknown, inArray: boolean): void => {
+    if (item === null || typeof item !== 'object') {
+      // As the recursive form wrote them: undefined is null; a value JSON cannot hold (a function) is
+      // nothing in an array and `undefined` in an object.
+      out.push(item === undefined ? 'null' : (JSON.stringify(item) ?? (inArray ? '' : 'undefined')));
+      return;
+    }
+    if (Array.isArray(item)) {
+      out.push('[');
+      open.push({ values: item, next: 0, close: ']' });
+      return;
+    }
+    const entries = Object.entries(item as Record<string, unknown>)
+      .filter(([, member]) => member !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    out.push('{');
+    open.push({ keys: entries.map(([key]) => key), values: entries.map(([, member]) => member), next: 0, close: '}' });
+  };
+  begin(value, false);
+  while (open.length > 0) {
+    const container = open.at(-1)!;
+    if (container.next === container.values.length) {
+      out.push(container.close);
+      open.pop();
+      continue;
+    }
+    const index = container.next;
+    container.next += 1;
+    if (index > 0) out.push(',');
+    if (container.keys) out.push(`${JSON.stringify(container.keys[index])}:`);
+    // A hole in a sparse array was written as nothing.
+    if (!container.keys && !(index in container.values)) continue;
+    begin(container.values[index], !container.keys);
   }
-  if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item)).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, member]) => member !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([key, member]) => `${JSON.stringify(key)}:${canonicalJson(member)}`).join(',')}}`;
+  return out.join('');
 }
 
 function canonicalPart(part: MessagePart): unknown {

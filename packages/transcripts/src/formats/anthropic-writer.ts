@@ -1,5 +1,6 @@
 import type { Message } from '@ollm/core';
 import { isRecord, orderLike } from '../json/order-like.js';
+import { setField } from '../json/own-fields.js';
 import { reuseUnchangedBlocks } from '../json/reuse-unchanged-blocks.js';
 import { readAnthropicBlock, writeAnthropicBlock } from './anthropic-blocks.js';
 import { SYSTEM_GROUP } from './anthropic-reader.js';
@@ -51,7 +52,8 @@ function writeEntry(entry: Entry): Record<string, unknown> {
   const parts = entry.messages.flatMap((message) => message.parts);
   const sourceContent = entry.source?.content;
   // Source fields come back only for messages that kept their id; new messages are written plainly.
-  const metadata = entry.source ? (Object.assign({}, ...entry.messages.map((message) => message.metadata ?? {})) as Record<string, unknown>) : {};
+  const metadata: Record<string, unknown> = {};
+  if (entry.source) for (const message of entry.messages) for (const [key, member] of Object.entries(message.metadata ?? {})) setField(metadata, key, member);
   let content: unknown;
   const onlyText = parts.length === 1 && parts[0]!.type === 'text' ? parts[0]!.text : undefined;
   if (onlyText !== undefined && (entry.source === undefined || typeof sourceContent === 'string')) {

@@ -57,14 +57,17 @@ export const gptmeFormat: FormatCodec = {
   write(_document, conversations, sources) {
     let lastTimestamp: string | undefined;
     return (conversations[0]?.messages ?? []).map((message) => {
-      // gptme requires a timestamp; a new message takes its predecessor's so order stays chronological.
-      lastTimestamp = message.timestamp ?? lastTimestamp ?? new Date(0).toISOString();
-      return writeGptmeLine(message, lastTimestamp, sources[0]?.get(message.id)?.source);
+      const source = sources[0]?.get(message.id)?.source;
+      // A message read from the file has the timestamp it was read with, or none: none is invented.
+      // A new message (a summary) takes its predecessor's, so the log stays chronological.
+      const timestamp = message.timestamp ?? (source ? undefined : lastTimestamp);
+      lastTimestamp = timestamp ?? lastTimestamp;
+      return writeGptmeLine(message, timestamp, source);
     });
   },
 };
 
-function writeGptmeLine(message: Message, timestamp: string, source: Record<string, unknown> | undefined): Record<string, unknown> {
+function writeGptmeLine(message: Message, timestamp: string | undefined, source: Record<string, unknown> | undefined): Record<string, unknown> {
   const { sourceRole, ...metadata } = message.metadata ?? {};
   const role = message.role === 'tool' ? 'system' : typeof sourceRole === 'string' ? sourceRole : message.role;
   const content = message.parts
@@ -80,7 +83,7 @@ function writeGptmeLine(message: Message, timestamp: string, source: Record<stri
   const written: Record<string, unknown> = {
     role,
     content,
-    timestamp,
+    ...(timestamp === undefined ? {} : { timestamp }),
     ...(files.length > 0 ? { files } : {}),
     ...(message.pinned ? { pinned: true } : {}),
     // Source fields come back only for messages that kept their id; new messages are written plainly.

@@ -1,5 +1,6 @@
 import type { Message, MessagePart, MessageRole, ToolCallPart } from '@ollm/core';
 import { isRecord, orderLike } from '../json/order-like.js';
+import { ownField, setField } from '../json/own-fields.js';
 import { checkToolPairing } from '../validation/check-tool-pairing.js';
 import { invalidTranscript } from '../validation/invalid-transcript.js';
 import { expectArray, expectRecord, expectString, optionalString } from '../validation/expect.js';
@@ -23,7 +24,7 @@ export const ollamaFormat: FormatCodec = {
     const values = wrapped ? expectArray(document.messages, file, 'messages', '"messages"') : expectArray(document, file, 'line 1', 'the document');
     const messages: Message[] = [];
     const sources = new Map<string, SourceReference>();
-    const unanswered: ToolCallPart[] = [];
+    const unanswered = new UnansweredCalls();
     const idOf = createMessageIds();
     values.forEach((value, index) => {
       const message = readOllamaMessage(value, index, file, unanswered, idOf);
@@ -48,7 +49,7 @@ function readOllamaMessage(
   value: unknown,
   index: number,
   file: string,
-  unanswered: ToolCallPart[],
+  unanswered: UnansweredCalls,
   idOf: (sourceId: unknown, index: number) => string,
 ): Message {
   const position = `message ${index}`;
@@ -59,10 +60,9 @@ function readOllamaMessage(
   const parts: MessagePart[] = [];
   if (role === 'tool') {
     const name = source.tool_name === null ? undefined : optionalString(source.tool_name, file, position, 'tool_name');
-    const answered = unanswered.findIndex((call) => name === undefined || call.name === name);
-    if (answered === -1) throw invalidTranscript(file, position, `tool result${name ? ` of "${name}"` : ''} has no earlier tool call`);
-    const [call] = unanswered.splice(answered, 1);
-    parts.push({ type: 'tool-result', callId: call!.callId, output: content, ...(name === undefined ? {} : { name }) });
+    const call = unanswered.answer(name);
+    if (!call) throw invalidTranscript(file, position, `tool result${name ? ` of "${name}"` : ''} has no earlier tool call`);
+    parts.push({ type: 'tool-result', callId: call.callId, output: content, ...(name === undefined ? {} : { name }) });
   } else {
     const thinking = source.thinking === null ? undefined : optionalString(source.thinking, file, position, 'thinking');
     if (thinking !== undefined) parts.push({ type: 'reasoning', text: thinking });
@@ -77,12 +77,43 @@ function readOllamaMessage(
       expectArray(source.tool_calls, file, position, 'tool_calls').forEach((value, callIndex) => {
         const call = readToolCall(value, file, `${position}, tool call ${callIndex}`, derivedCallId(index, callIndex));
         parts.push(call);
-        unanswered.push(call);
+        unanswered.add(call);
       });
     }
   }
   const metadata = Object.fromEntries(Object.entries(source).filter(([key, member]) => !MODEL_FIELDS.has(key) || isEmptyField(key, member)));
   return { id: idOf(source.id, index), role, parts, ...(Object.keys(metadata).length > 0 ? { metadata } : {}) };
+}
+
+/**
+ * The calls no tool message has answered yet, in order. A tool message answers the earliest one
+ * with its `tool_name` (the earliest of all without one); queues per name keep each answer O(1)
+ * amortised, however many calls a message makes.
+ */
+class UnansweredCalls {
+  private readonly calls: { readonly call: ToolCallPart; answered: boolean }[] = [];
+  private readonly byName = new Map<string, { readonly entries: { readonly call: ToolCallPart; answered: boolean }[]; next: number }>();
+  private next = 0;
+
+  add(call: ToolCallPart): void {
+    const entry = { call, answered: false };
+    this.calls.push(entry);
+    const queue = this.byName.get(call.name);
+    if (queue) queue.entries.push(entry);
+    else this.byName.set(call.name, { entries: [entry], next: 0 });
+  }
+
+  /** The earliest unanswered call named `name` (any name when undefined), now answered. */
+  answer(name: string | undefined): ToolCallPart | undefined {
+    const queue = name === undefined ? { entries: this.calls, next: this.next } : this.byName.get(name);
+    if (!queue) return undefined;
+    while (queue.next < queue.entries.length && queue.entries[queue.next]!.answered) queue.next += 1;
+    if (name === undefined) this.next = queue.next;
+    const entry = queue.entries[queue.next];
+    if (!entry) return undefined;
+    entry.answered = true;
+    return entry.call;
+  }
 }
 
 function readToolCall(value: unknown, file: string, position: string, fallbackId: string): ToolCallPart {
@@ -114,25 +145,36 @@ function writeOllamaMessage(message: Message, reference: SourceReference | undef
   if (message.role === 'tool' && results.length > 0) {
     written.content = results.map((part) => part.output).join('\n');
     if (results[0]!.name !== undefined) written.tool_name = results[0]!.name;
-  } else if (texts.length > 0 || !source || 'content' in source) {
+  } else if (texts.length > 0 || !source || Object.hasOwn(source, 'content')) {
     written.content = texts.length === 0 && source?.content === null ? null : texts.join('\n');
   }
   const images = message.parts.filter((part) => part.type === 'file' && part.data !== undefined);
   if (images.length > 0) written.images = images.map((part) => (part.type === 'file' ? part.data : ''));
   const calls = message.parts.filter((part): part is ToolCallPart => part.type === 'tool-call');
-  if (calls.length > 0) written.tool_calls = calls.map((call) => writeToolCall(call, reference));
+  if (calls.length > 0) {
+    const sourceCalls = sourceCallsById(reference);
+    written.tool_calls = calls.map((call) => writeToolCall(call, sourceCalls.get(call.callId)));
+  }
   // Source fields come back only for messages that kept their id (new ones are written plainly);
   // fields written from the parts win over metadata, which may hold e.g. `images: null`.
-  if (source) for (const [key, member] of Object.entries(message.metadata ?? {})) if (written[key] === undefined) written[key] = member;
+  if (source) for (const [key, member] of Object.entries(message.metadata ?? {})) if (ownField(written, key) === undefined) setField(written, key, member);
   return orderLike(written, source);
 }
 
-function writeToolCall(call: ToolCallPart, reference: SourceReference | undefined): Record<string, unknown> {
+/** The source's tool calls by their own id and by the id reading derived for them (the first call wins), for one lookup per written call. */
+function sourceCallsById(reference: SourceReference | undefined): Map<string, Record<string, unknown>> {
+  const byId = new Map<string, Record<string, unknown>>();
   const sourceCalls = Array.isArray(reference?.source.tool_calls) ? (reference.source.tool_calls as unknown[]) : [];
-  const sourceCall = sourceCalls.find(
-    (candidate, index) =>
-      isRecord(candidate) && (candidate.id === call.callId || (reference !== undefined && derivedCallId(reference.group, index) === call.callId)),
-  );
+  sourceCalls.forEach((candidate, index) => {
+    if (!isRecord(candidate)) return;
+    for (const id of [typeof candidate.id === 'string' ? candidate.id : undefined, derivedCallId(reference!.group, index)]) {
+      if (id !== undefined && !byId.has(id)) byId.set(id, candidate);
+    }
+  });
+  return byId;
+}
+
+function writeToolCall(call: ToolCallPart, sourceCall: Record<string, unknown> | undefined): Record<string, unknown> {
   const sourceFunction = isRecord(sourceCall) ? sourceCall.function : undefined;
   const callFunction = orderLike(
     { ...(isRecord(sourceFunction) ? sourceFunction : {}), name: call.name, arguments: call.rawInput ?? call.input ?? {} },

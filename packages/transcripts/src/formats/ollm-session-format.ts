@@ -43,7 +43,7 @@ export const ollmSessionFormat: FormatCodec = {
   write(document, conversations, sources) {
     const session = isRecord(document) ? document : {};
     // A layout whose messages carry ids gives new messages theirs too; the first layout has none.
-    const layoutHasIds = Array.isArray(session.messages) && session.messages.some((message) => isRecord(message) && 'id' in message);
+    const layoutHasIds = Array.isArray(session.messages) && session.messages.some((message) => isRecord(message) && Object.hasOwn(message, 'id'));
     const messages = (conversations[0]?.messages ?? []).map((message) => writeSessionMessage(message, sources[0]?.get(message.id)?.source, layoutHasIds));
     return { ...session, messages };
   },
@@ -118,11 +118,11 @@ function writeSessionMessage(message: Message, source: Record<string, unknown> |
   // Source fields come back only for messages that kept their id; new messages are written plainly.
   const written: Record<string, unknown> = source ? Object.fromEntries(Object.entries(source).filter(([key]) => !MESSAGE_FIELDS.has(key))) : {};
   // A kept message writes the id as the source had it (the read id differs only for a duplicate).
-  if (source ? 'id' in source : layoutHasIds) written.id = source && 'id' in source ? source.id : message.id;
+  if (source ? Object.hasOwn(source, 'id') : layoutHasIds) written.id = source && Object.hasOwn(source, 'id') ? source.id : message.id;
   written.role = message.role;
   written.parts = message.parts.map((part) => ({ ...part }));
   if (message.timestamp !== undefined) written.timestamp = message.timestamp;
-  if (message.pinned === true || (message.pinned === false && source !== undefined && 'pinned' in source)) written.pinned = message.pinned;
+  if (message.pinned === true || (message.pinned === false && source !== undefined && Object.hasOwn(source, 'pinned'))) written.pinned = message.pinned;
   if (message.name !== undefined) written.name = message.name;
   const metadata = metadataToWrite(message, source);
   if (metadata !== undefined) written.metadata = metadata;
@@ -142,7 +142,8 @@ function metadataToWrite(message: Message, source: Record<string, unknown> | und
   const derived = stripped === message ? {} : (restoreCheckpoint(stripped).metadata ?? {});
   const metadata = Object.fromEntries(
     Object.entries(message.metadata).filter(
-      ([key, value]) => !CHECKPOINT_METADATA_KEYS.includes(key) || (sourceMetadata !== undefined && key in sourceMetadata) || !sameJson(value, derived[key]),
+      ([key, value]) =>
+        !CHECKPOINT_METADATA_KEYS.includes(key) || (sourceMetadata !== undefined && Object.hasOwn(sourceMetadata, key)) || !sameJson(value, derived[key]),
     ),
   );
   return Object.keys(metadata).length > 0 || sourceMetadata !== undefined ? orderLike(metadata, sourceMetadata) : undefined;

@@ -1,5 +1,7 @@
 import type { Message, MessagePart, MessageRole } from '@ollm/core';
+import { MAX_JSON_NESTING, nestsDeeperThan } from '../json/json-nesting.js';
 import { isRecord } from '../json/order-like.js';
+import { setField } from '../json/own-fields.js';
 import { invalidTranscript } from '../validation/invalid-transcript.js';
 import { describeType, expectArray, expectRecord, expectString } from '../validation/expect.js';
 import { readOpenAIContentPart } from './openai-content.js';
@@ -69,7 +71,7 @@ export function readOpenAIMessage(value: unknown, options: ReadOpenAIMessageOpti
 
   const metadata: Record<string, unknown> = {};
   const modelFields = role === 'tool' ? TOOL_FIELDS : MESSAGE_FIELDS;
-  for (const [key, member] of Object.entries(source)) if (!modelFields.has(key) || isEmptyField(key, member)) metadata[key] = member;
+  for (const [key, member] of Object.entries(source)) if (!modelFields.has(key) || isEmptyField(key, member)) setField(metadata, key, member);
   if (sourceRole !== role) metadata.sourceRole = sourceRole;
   const name = role !== 'tool' && source.name !== undefined && source.name !== null ? expectString(source.name, file, position, 'name') : undefined;
   return {
@@ -122,13 +124,18 @@ function readToolCall(value: unknown, file: string, position: string): MessagePa
   return { type: 'tool-call', callId, name, input: parseArguments(rawInput), rawInput };
 }
 
-/** Arguments are JSON when the model behaved; otherwise the string itself is the input. */
+/**
+ * Arguments are JSON when the model behaved; otherwise the string itself is the input. So is JSON
+ * nested deeper than a transcript may be (MAX_JSON_NESTING): the string is kept, never its value.
+ */
 function parseArguments(rawInput: string): unknown {
+  let input: unknown;
   try {
-    return JSON.parse(rawInput) as unknown;
+    input = JSON.parse(rawInput) as unknown;
   } catch {
     return rawInput;
   }
+  return nestsDeeperThan(input, MAX_JSON_NESTING) ? rawInput : input;
 }
 
 export function isOpenAIMessageLike(value: unknown): boolean {

@@ -1,5 +1,6 @@
 import type { Message, MessagePart, ToolCallPart } from '@ollm/core';
 import { isRecord, orderLike } from '../json/order-like.js';
+import { ownField, setField } from '../json/own-fields.js';
 import { reuseUnchangedBlocks } from '../json/reuse-unchanged-blocks.js';
 import { readOpenAIContentPart, writeOpenAIContentPart } from './openai-content.js';
 
@@ -27,13 +28,17 @@ export function writeOpenAIMessage(message: Message, source?: Record<string, unk
   } else {
     written.content = writeContent(message, source);
     const calls = message.parts.filter((part): part is ToolCallPart => part.type === 'tool-call');
-    if (calls.length > 0) written.tool_calls = calls.map((call) => writeToolCall(call, source));
+    if (calls.length > 0) {
+      const sourceCalls = sourceCallsById(source);
+      written.tool_calls = calls.map((call) => writeToolCall(call, sourceCalls.get(call.callId)));
+    }
     if (message.name !== undefined) written.name = message.name;
   }
   // Source fields come back only for messages that kept their id; new messages are written plainly.
   // Fields written from the parts win over metadata (which may hold e.g. `tool_calls: null`).
   if (source) {
-    for (const [key, member] of Object.entries(metadata)) if (!OLLM_METADATA_KEYS.has(key) && written[key] === undefined) written[key] = member;
+    for (const [key, member] of Object.entries(metadata))
+      if (!OLLM_METADATA_KEYS.has(key) && ownField(written, key) === undefined) setField(written, key, member);
   }
   return orderLike(written, source);
 }
@@ -53,7 +58,7 @@ function writeContent(message: Message, source: Record<string, unknown> | undefi
     return reuseUnchangedBlocks(written, Array.isArray(sourceContent) ? sourceContent : [], (block) => readOpenAIContentPart(block, '', ''));
   }
   if (contentParts.length > 0) return textOf(contentParts);
-  if (source && 'content' in source) return sourceContent === null ? null : '';
+  if (source && Object.hasOwn(source, 'content')) return sourceContent === null ? null : '';
   // A source that had no content (an assistant turn that only called tools) stays without it while
   // it still calls tools; with nothing left it gets `''`, since a message without content does not read.
   const stillReadable = message.parts.some((part) => part.type === 'tool-call' || part.type === 'reasoning') || isRecord(source?.function_call);
@@ -73,10 +78,18 @@ function writeToolContent(output: string, sourceContent: unknown): unknown {
   return output;
 }
 
-function writeToolCall(call: ToolCallPart, source: Record<string, unknown> | undefined): Record<string, unknown> {
-  const sourceCall = Array.isArray(source?.tool_calls)
-    ? (source.tool_calls as unknown[]).find((candidate) => isRecord(candidate) && candidate.id === call.callId)
-    : undefined;
+/** The source's tool calls by id (the first of each id), so each written call finds its own at once. */
+function sourceCallsById(source: Record<string, unknown> | undefined): Map<string, Record<string, unknown>> {
+  const byId = new Map<string, Record<string, unknown>>();
+  if (Array.isArray(source?.tool_calls)) {
+    for (const candidate of source.tool_calls as unknown[]) {
+      if (isRecord(candidate) && typeof candidate.id === 'string' && !byId.has(candidate.id)) byId.set(candidate.id, candidate);
+    }
+  }
+  return byId;
+}
+
+function writeToolCall(call: ToolCallPart, sourceCall: Record<string, unknown> | undefined): Record<string, unknown> {
   const sourceFunction = isRecord(sourceCall) ? sourceCall.function : undefined;
   // Some servers send arguments as an object rather than a JSON string; write them back the same way.
   const objectArguments = isRecord(sourceFunction) && sourceFunction.arguments !== undefined && typeof sourceFunction.arguments !== 'string';
@@ -88,6 +101,6 @@ function writeToolCall(call: ToolCallPart, source: Record<string, unknown> | und
     },
     sourceFunction,
   );
-  const type = isRecord(sourceCall) && !('type' in sourceCall) ? {} : { type: 'function' };
+  const type = isRecord(sourceCall) && !Object.hasOwn(sourceCall, 'type') ? {} : { type: 'function' };
   return orderLike({ ...(isRecord(sourceCall) ? sourceCall : {}), id: call.callId, ...type, function: callFunction }, sourceCall);
 }

@@ -1,4 +1,5 @@
 import { invalidTranscript } from './invalid-transcript.js';
+import { transcriptTooLarge } from './transcript-size.js';
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
@@ -12,6 +13,8 @@ export function decodeUtf8(bytes: Uint8Array, file: string): string {
     // A byte order mark is not content.
     return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   } catch (error) {
+    // Valid UTF-8 whose text is longer than the longest string V8 makes: a size problem, not bad bytes.
+    if ((error as NodeJS.ErrnoException).code === 'ERR_STRING_TOO_LONG') throw transcriptTooLarge(file, bytes.length, error);
     const offset = firstInvalidUtf8Offset(bytes);
     throw invalidTranscript(file, `byte ${offset}`, 'the file is not valid UTF-8', error);
   }
