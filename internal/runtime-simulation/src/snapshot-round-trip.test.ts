@@ -43,7 +43,9 @@ describe('snapshots through real goal-aware compactions', () => {
       expect(report.turns).toBe(10);
       expect(turn).toBeLessThan(400);
     }
-    // The per-source goal of runTurns replaced the plan; set it again so the snapshot carries it.
+    // The per-source goal of runTurns replaced the plan. It is set as the user's, which the model's
+    // markers do not replace: clear it, so the plan's markers set the goal the snapshot carries.
+    manager.goals.clear();
     manager.addMessage({ role: 'assistant', parts: [{ type: 'text', text: PLAN }] });
     const saved = manager.createSnapshot('after goal-aware compactions');
     const state = manager.state();

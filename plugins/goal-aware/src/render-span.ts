@@ -1,4 +1,4 @@
-import { fitToTokens, isCheckpointMessage, type Message, type MessagePart, type TokenCounting } from '@ollm/core';
+import { escapeQuotedText, fitToTokens, isCheckpointMessage, type Message, type MessagePart, type TokenCounting } from '@ollm/core';
 
 /** One rendered message of a span: its text for the prompt and its position in the input. */
 export interface RenderedEntry {
@@ -10,6 +10,8 @@ export interface RenderedEntry {
  * Renders positions `from..to` of the input for the summariser. Summarised messages show their
  * text, reasoning, tool calls and (capped) tool results; everything else is referenced by position
  * only — user text is never sent to be summarised, since user messages stay in the context anyway.
+ * Each entry starts with its header (`[assistant message 3]`); the content after it is escaped
+ * (`escapeQuotedText`), so no content can close the data block or pass for another message's header.
  */
 export function renderSpan(
   messages: readonly Message[],
@@ -30,7 +32,7 @@ export function renderSpan(
       continue;
     }
     const body = message.parts.map((part) => renderPart(part, tokens, maxToolResultTokens)).join('\n');
-    entries.push({ position, text: escapeDelimiters(`[${message.role} message ${number}]\n${body}`) });
+    entries.push({ position, text: `[${message.role} message ${number}]\n${escapeQuotedText(body)}` });
   }
   return entries;
 }
@@ -51,9 +53,4 @@ function renderPart(part: MessagePart, tokens: TokenCounting, maxToolResultToken
     case 'file':
       return `(file ${part.name ?? part.uri ?? part.mediaType})`;
   }
-}
-
-/** Content must not be able to close the delimiters and speak as the prompt. */
-export function escapeDelimiters(text: string): string {
-  return text.replace(/<(\/?)(conversation)>/gi, '‹$1$2›');
 }

@@ -1,17 +1,61 @@
-import { parseGoalMarker, renderGoalBlock, type ArtifactAction, type CheckpointStatus, type GoalState, type GoalUpdate } from '@ollm/core';
+import {
+  InvalidArgumentError,
+  parseGoalMarker,
+  renderGoalBlock,
+  type ArtifactAction,
+  type CheckpointStatus,
+  type GoalState,
+  type GoalUpdate,
+} from '@ollm/core';
+import {
+  decideModelMarker,
+  DEFAULT_MODEL_MARKER_POLICY,
+  MODEL_MARKER_POLICIES,
+  type GoalProposal,
+  type MarkerSource,
+  type ModelMarkerPolicy,
+} from './model-marker-policy.js';
+
+export interface GoalManagerOptions {
+  /** What the model's `[GOAL]` and locked `[DECISION]` markers may do; default `apply-when-unset`. */
+  readonly modelMarkers?: ModelMarkerPolicy;
+}
+
+/** What the marker lines of one text did: the changes applied, and the model's goals and locks to show. */
+export interface MarkerOutcome {
+  readonly applied: GoalUpdate[];
+  /** New proposals only: one the user has already been shown for this goal is not repeated. */
+  readonly proposals: GoalProposal[];
+}
 
 /**
- * Keeps the active goal from the markers a model writes in its answers. The goal block it renders
- * goes into the system prompt and is never compacted.
+ * Keeps the active goal: the user's (`setGoal`, markers in user messages) and what the markers in
+ * the model's answers add to it. The user's goal outranks the model: a model's `[GOAL]` or
+ * `[DECISION] … - LOCKED` applies only as `modelMarkers` allows (by default only while the user has
+ * set no goal) and is otherwise recorded as a proposal for the user to see. The goal block it
+ * renders goes into the system prompt and is never compacted.
  */
 export class GoalManager {
+  /** What the model's goal and lock markers may do (config `goals.modelMarkers`). */
+  modelMarkers: ModelMarkerPolicy;
   private description: string | undefined;
+  private setBy: 'user' | 'model' = 'user';
   private checkpoints: { description: string; status: CheckpointStatus }[] = [];
   private decisions: { description: string; locked: boolean }[] = [];
   private artifacts: { action: ArtifactAction; path: string }[] = [];
   private next: string | undefined;
+  /** Proposals already reported for the current goal (kind and text), so a repeated marker is shown once. */
+  private reported = new Set<string>();
 
-  constructor(state?: GoalState) {
+  constructor(state?: GoalState, options: GoalManagerOptions = {}) {
+    const policy = options.modelMarkers ?? DEFAULT_MODEL_MARKER_POLICY;
+    if (!MODEL_MARKER_POLICIES.includes(policy)) {
+      throw new InvalidArgumentError({
+        argument: 'goalMarkers',
+        message: `Unknown goal marker policy ${JSON.stringify(policy)}: use ${MODEL_MARKER_POLICIES.map((name) => `"${name}"`).join(', ')}.`,
+      });
+    }
+    this.modelMarkers = policy;
     if (state) this.restore(state);
   }
 
@@ -24,48 +68,73 @@ export class GoalManager {
       decisions: this.decisions.map((decision) => ({ ...decision })),
       artifacts: this.artifacts.map((artifact) => ({ ...artifact })),
       ...(this.next !== undefined ? { next: this.next } : {}),
+      setBy: this.setBy,
     };
   }
 
-  /** Sets a new goal (as `/goal <text>` does); checkpoints, decisions and artifacts start over. */
+  /** True when the current goal is the user's: the model's goal and lock markers then only propose. */
+  get userGoalSet(): boolean {
+    return this.description !== undefined && this.setBy === 'user';
+  }
+
+  /** Sets the user's goal (as `/goal <text>` does); checkpoints, decisions and artifacts start over. */
   setGoal(description: string): void {
-    this.description = description.trim();
-    this.checkpoints = [];
-    this.decisions = [];
-    this.artifacts = [];
-    this.next = undefined;
+    this.replaceGoal(description, 'user');
   }
 
   /** Forgets the goal entirely. */
   clear(): void {
-    this.setGoal('');
+    this.replaceGoal('', 'user');
     this.description = undefined;
   }
 
   restore(state: GoalState): void {
     this.description = state.description;
+    // A state saved before goals recorded who set them: the user's, so no marker can replace it.
+    this.setBy = state.setBy === 'model' ? 'model' : 'user';
     this.checkpoints = state.checkpoints.map((checkpoint) => ({ ...checkpoint }));
     this.decisions = state.decisions.map((decision) => ({ ...decision }));
     this.artifacts = state.artifacts.map((artifact) => ({ ...artifact }));
     this.next = state.next;
+    this.reported = new Set();
   }
 
-  /** Applies every marker line in `text` (an assistant answer) and returns what changed. */
-  applyAssistantOutput(text: string): GoalUpdate[] {
-    const updates: GoalUpdate[] = [];
+  /**
+   * Applies the marker lines in `text` as its `source` allows: the user's always; the model's and
+   * a tool's under `modelMarkers`. Returns what changed and the model's goals and locks to show.
+   */
+  applyMarkers(text: string, source: MarkerSource): MarkerOutcome {
+    const applied: GoalUpdate[] = [];
+    const proposals: GoalProposal[] = [];
     for (const line of text.split(/\r?\n/)) {
       const update = parseGoalMarker(line);
       if (!update) continue;
-      this.apply(update);
-      updates.push(update);
+      if (source === 'user') {
+        this.apply(update, 'user');
+        applied.push(update);
+        continue;
+      }
+      const outcome = this.applyFromModel(update, source);
+      if (outcome.applied) applied.push(outcome.applied);
+      if (outcome.proposal && this.firstReport(outcome.proposal)) proposals.push(outcome.proposal);
     }
-    return updates;
+    return { applied, proposals };
   }
 
-  apply(update: GoalUpdate): void {
+  /**
+   * @deprecated Use `applyMarkers(text, 'assistant')`, which also returns the proposals to show.
+   * Applies the marker lines of an assistant answer (under `modelMarkers`) and returns what changed.
+   */
+  applyAssistantOutput(text: string): GoalUpdate[] {
+    return this.applyMarkers(text, 'assistant').applied;
+  }
+
+  /** Applies one marker with the authority of `source` (`user`: always; `model`: the caller decided it may). */
+  apply(update: GoalUpdate, source: 'user' | 'model' = 'user'): void {
     switch (update.kind) {
       case 'goal':
-        if (update.description !== this.description) this.setGoal(update.description);
+        if (this.description === undefined || !sameText(update.description, this.description)) this.replaceGoal(update.description, source);
+        else if (source === 'user') this.setBy = 'user';
         break;
       case 'checkpoint': {
         const existing = this.checkpoints.find((checkpoint) => sameText(checkpoint.description, update.description));
@@ -96,6 +165,48 @@ export class GoalManager {
   render(): string {
     const state = this.state;
     return state ? renderGoalBlock(state) : '';
+  }
+
+  /** One marker from model or tool output: progress markers apply; a goal or a lock only as the policy says. */
+  private applyFromModel(update: GoalUpdate, source: 'assistant' | 'tool'): { applied?: GoalUpdate; proposal?: GoalProposal } {
+    if (this.modelMarkers === 'ignore') return {};
+    const isGoal = update.kind === 'goal';
+    const isLock = update.kind === 'decision' && update.locked;
+    if (!isGoal && !isLock) {
+      this.apply(update, 'model');
+      return { applied: update };
+    }
+    // Nothing to decide when it changes nothing: the same goal again, a decision already locked.
+    if (isGoal && this.description !== undefined && sameText(update.description, this.description)) return {};
+    if (isLock && this.decisions.some((decision) => decision.locked && sameText(decision.description, update.description))) return {};
+    const kind = isGoal ? 'goal' : 'locked-decision';
+    const decision = decideModelMarker(this.modelMarkers, this.userGoalSet);
+    if (decision.action === 'ignore') return {};
+    if (decision.action === 'apply') {
+      this.apply(update, 'model');
+      return { applied: update, proposal: { kind, description: update.description, source, applied: true } };
+    }
+    // Not applied: a lock proposed is kept as an open decision (what any model decision is).
+    const open: GoalUpdate | undefined = isLock ? { kind: 'decision', description: update.description, locked: false } : undefined;
+    if (open) this.apply(open, 'model');
+    return { ...(open ? { applied: open } : {}), proposal: { kind, description: update.description, source, applied: false, reason: decision.reason } };
+  }
+
+  private firstReport(proposal: GoalProposal): boolean {
+    const key = `${proposal.kind}\n${proposal.applied}\n${proposal.description.trim().toLowerCase()}`;
+    if (this.reported.has(key)) return false;
+    this.reported.add(key);
+    return true;
+  }
+
+  private replaceGoal(description: string, setBy: 'user' | 'model'): void {
+    this.description = description.trim();
+    this.setBy = setBy;
+    this.checkpoints = [];
+    this.decisions = [];
+    this.artifacts = [];
+    this.next = undefined;
+    this.reported = new Set();
   }
 }
 
