@@ -16,9 +16,19 @@ export interface ContextFilesRead {
 }
 
 /**
+ * A context file larger than this is skipped, not read: each is cut to a few thousand tokens
+ * anyway, and reading a file of hundreds of megabytes to cut it would stall the compaction (or
+ * abort it: a string cannot hold more than about 512 MiB).
+ */
+export const MAXIMUM_CONTEXT_FILE_BYTES = 1024 * 1024;
+
+const bytes = new Intl.NumberFormat('en-US');
+
+/**
  * Reads the files a RESUME names, relative to `workspace`, each cut to `maxTokens`. A path that
- * leads outside the workspace (absolute, `..`, or a symlink out) is refused; missing, non-regular
- * and binary files are skipped. Nothing outside the workspace is ever opened.
+ * leads outside the workspace (absolute, `..`, or a symlink out) is refused; missing, non-regular,
+ * oversized (over `MAXIMUM_CONTEXT_FILE_BYTES`, told by its size before it is opened) and binary
+ * files are skipped. Nothing outside the workspace is ever opened.
  */
 export function readContextFiles(paths: readonly string[], workspace: string, maxTokens: number, tokens: TokenCounting): ContextFilesRead {
   const result: ContextFilesRead = { files: [], skipped: [] };
@@ -46,8 +56,16 @@ export function readContextFiles(paths: readonly string[], workspace: string, ma
       result.skipped.push({ path, reason: 'a link leading outside the workspace, refused' });
       continue;
     }
-    if (!statSync(real).isFile()) {
+    const stats = statSync(real);
+    if (!stats.isFile()) {
       result.skipped.push({ path, reason: 'not a regular file' });
+      continue;
+    }
+    if (stats.size > MAXIMUM_CONTEXT_FILE_BYTES) {
+      result.skipped.push({
+        path,
+        reason: `${bytes.format(stats.size)} bytes, over the limit of ${bytes.format(MAXIMUM_CONTEXT_FILE_BYTES)} for a context file`,
+      });
       continue;
     }
     const content = readFileSync(real, 'utf8');

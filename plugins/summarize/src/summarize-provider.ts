@@ -1,5 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import {
   buildCompactionResult,
   type CompactionResult,
@@ -12,6 +11,7 @@ import {
   NoModelError,
   outputFromResult,
   type ProviderContext,
+  redactSecrets,
   type RemovedContent,
   saveRemovedContent,
   sha256Hex,
@@ -19,6 +19,7 @@ import {
   toolTurnGroups,
   turnOf,
   v1Arguments,
+  writeFileAtomic,
 } from '@ollm/core';
 import { parseResume } from './parse-resume.js';
 import { readContextFiles, type ContextFile } from './read-context-files.js';
@@ -262,9 +263,9 @@ function resumePathIn(logdir: string): string {
   return join(logdir, `RESUME-${new Date().toISOString().replace(/[:.]/g, '-')}.md`);
 }
 
+/** The RESUME as a file beside the removed content, through core's redaction: no secret, no URL credentials. */
 function saveResume(path: string, text: string): void {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, `${text}\n`, 'utf8');
+  writeFileAtomic(path, `${redactSecrets(text, [], { urlCredentials: 'keep' })}\n`);
 }
 
 function saveRemoved(logdir: string | undefined, message: Message, kind: string, originalTokens: number): RemovedContent {

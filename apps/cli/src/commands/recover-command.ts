@@ -1,7 +1,7 @@
-import { readFileSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { InvalidArgumentError, RECOVERY_FOLDER, sha256Hex } from '@ollm/core';
+import { InvalidArgumentError, RECOVERY_FOLDER, readRemovedEntry, type RemovedEntry } from '@ollm/core';
 import type { CommandContext } from '../command-context.js';
 import { resolveLogdir } from '../ollm-home.js';
 import { defineCommand } from './define-command.js';
@@ -23,7 +23,9 @@ export const recoverCommand = defineCommand((command: Command, context: CommandC
       'after',
       `
 Removed content is stored as <logdir>/removed/<sha256>.txt. The content is checked against
-its sha256 before it is printed.
+its sha256 before it is printed. Secrets (the API key, URL credentials) were replaced by
+[redacted] when it was saved; such an entry is checked against what was stored, and a note
+on stderr says so.
 
 Examples:
   $ ollm recover ~/.ollm/removed/3f2a9c1e...e41b.txt
@@ -59,17 +61,18 @@ Examples:
       } else {
         throw badReference(`"${reference}" is not a recovery path (.../removed/<sha256>.txt) or a sha256 (prefix of at least ${minimumPrefix} hex digits).`);
       }
-      let content: Buffer;
+      let entry: RemovedEntry;
       try {
-        content = readFileSync(path);
+        entry = readRemovedEntry(path, sha256);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw badReference(`Nothing saved as ${sha256} (looked for ${path}).`);
         throw error;
       }
-      if (sha256Hex(content) !== sha256) {
+      if (entry.state === 'damaged') {
         throw new Error(`${path} does not match its sha256: the saved content was changed or damaged.`);
       }
-      io.stdout.write(content);
+      io.stdout.write(entry.content);
+      if (entry.state === 'redacted') io.stderr.write('ollm: note: secrets were replaced by [redacted] in this content when it was saved\n');
     });
 });
 

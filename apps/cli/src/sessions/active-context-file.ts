@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { writeFileAtomic } from '@ollm/core';
-import { redactSecrets, resolveInside, validateStorageId, type ContextState } from '@ollm/runtime';
+import { stringifyRedacted, writeFileAtomic } from '@ollm/core';
+import { resolveInside, validateStorageId, type ContextState } from '@ollm/runtime';
 
 /** Name of the file, in a session's folder, holding the context the next chat resumes from. */
 export const ACTIVE_CONTEXT_FILE = 'context.json';
@@ -26,7 +26,10 @@ export function readActiveContext(path: string): ActiveContextFile | undefined {
   return parsed.version === 1 && parsed.context && Array.isArray(parsed.context.messages) ? parsed : undefined;
 }
 
-/** Written atomically (a crash leaves the previous file), with API keys replaced by `[redacted]`. */
-export function writeActiveContext(path: string, file: ActiveContextFile, secrets: readonly string[]): void {
-  writeFileAtomic(path, redactSecrets(`${JSON.stringify(file)}\n`, secrets));
+/**
+ * Written atomically (a crash leaves the previous file), with the process's secrets, `secrets`
+ * and URL credentials replaced by `[redacted]` in every string before it is serialised.
+ */
+export function writeActiveContext(path: string, file: ActiveContextFile, secrets: readonly string[] = []): void {
+  writeFileAtomic(path, `${stringifyRedacted(file, { secrets })}\n`);
 }

@@ -4,13 +4,17 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InvalidArgumentError } from '../errors/invalid-argument-error.js';
-import { RECOVERY_FOLDER, readRemovedContent, saveRemovedContent } from './recovery-store.js';
+import { forgetRegisteredSecrets, registerSecret } from '../secrets/secret-redactor.js';
+import { RECOVERY_FOLDER, readRemovedContent, readRemovedEntry, saveRemovedContent } from './recovery-store.js';
 
 let logdir: string;
 beforeEach(() => {
   logdir = mkdtempSync(join(tmpdir(), 'ollm-recovery-'));
 });
-afterEach(() => rmSync(logdir, { recursive: true, force: true }));
+afterEach(() => {
+  rmSync(logdir, { recursive: true, force: true });
+  forgetRegisteredSecrets();
+});
 
 const samples = [
   'plain ascii output\n',
@@ -84,5 +88,40 @@ describe('saveRemovedContent', () => {
       expect(InvalidArgumentError.isInstance(thrown)).toBe(true);
       expect((thrown as InvalidArgumentError).argument).toBe('sha256');
     }
+  });
+
+  it('redacts registered secrets before writing (URLs quoted in content stay), keeps the name placeholders give, and tells a redacted entry from a damaged one', () => {
+    const key = 'sk-"a\\b"-KEY';
+    registerSecret(key);
+    const content = JSON.stringify({ text: `the key ${key} and http://me:pw@host/` });
+    const saved = saveRemovedContent(logdir, content);
+    expect(saved.sha256).toBe(createHash('sha256').update(content).digest('hex'));
+    const stored = readRemovedContent(logdir, saved.sha256);
+    // The credentials of a URL quoted in the content are content: kept byte for byte.
+    expect(stored).toBe('{"text":"the key [redacted] and http://me:pw@host/"}');
+    for (const name of readdirSync(join(logdir, RECOVERY_FOLDER))) {
+      const text = readFileSync(join(logdir, RECOVERY_FOLDER, name), 'utf8');
+      expect(text).not.toContain('KEY');
+    }
+    expect(readRemovedEntry(saved.path, saved.sha256).state).toBe('redacted');
+    // Saved again: the stored text is right, nothing is rewritten; damaged: rewritten.
+    writeFileSync(saved.path, 'tampered');
+    expect(readRemovedEntry(saved.path, saved.sha256).state).toBe('damaged');
+    saveRemovedContent(logdir, content);
+    expect(readRemovedContent(logdir, saved.sha256)).toBe(stored);
+    expect(readRemovedEntry(saved.path, saved.sha256).state).toBe('redacted');
+  });
+
+  it('an entry saved before its secret was registered is rewritten redacted when saved again', () => {
+    const content = 'output with late-key-123';
+    const saved = saveRemovedContent(logdir, content);
+    expect(readRemovedEntry(saved.path, saved.sha256).state).toBe('intact');
+    registerSecret('late-key-123');
+    saveRemovedContent(logdir, content);
+    expect(readRemovedContent(logdir, saved.sha256)).toBe('output with [redacted]');
+    forgetRegisteredSecrets();
+    saveRemovedContent(logdir, content);
+    expect(readRemovedEntry(saved.path, saved.sha256).state).toBe('intact');
+    expect(readdirSync(join(logdir, RECOVERY_FOLDER))).toEqual([basename(saved.path)]);
   });
 });

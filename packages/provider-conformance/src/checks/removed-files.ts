@@ -1,6 +1,6 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
-import { sha256Hex, type CompactionResult, type Message } from '@ollm/core';
+import { readRemovedEntry, sha256Hex, type CompactionResult, type Message } from '@ollm/core';
 import type { ConformanceFailure } from '../conformance-failure.js';
 
 function isInside(folder: string, path: string): boolean {
@@ -10,8 +10,9 @@ function isInside(folder: string, path: string): boolean {
 
 /**
  * Each `removed` entry names an input message, and one that names a file must point under `logdir` (relative paths are read
- * against it), and the file's bytes must hash to the entry's sha256: otherwise the "recoverable"
- * content is lost or wrong.
+ * against it), and the file's bytes must hash to the entry's sha256 (or, when the recovery store
+ * redacted secrets from it, to what its `.redacted` marker says was stored): otherwise the
+ * "recoverable" content is lost or wrong.
  */
 export function findRemovedFileFailures(input: readonly Message[], result: CompactionResult, logdir: string | undefined): ConformanceFailure[] {
   const failures: ConformanceFailure[] = [];
@@ -46,7 +47,8 @@ export function findRemovedFileFailures(input: readonly Message[], result: Compa
       continue;
     }
     const actual = sha256Hex(bytes);
-    if (actual !== entry.sha256) {
+    // An entry the store redacted secrets from matches the `.redacted` marker beside it instead.
+    if (actual !== entry.sha256 && readRemovedEntry(path, entry.sha256).state !== 'redacted') {
       failures.push({ check: 'removed-files', detail: `removed[${index}] file ${entry.path} has sha256 ${actual}, the entry says ${entry.sha256}` });
     }
   }

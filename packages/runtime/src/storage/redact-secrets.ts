@@ -1,8 +1,6 @@
-/** Replaces every occurrence of each secret (e.g. an API key) by `[redacted]`. */
-export function redactSecrets(text: string, secrets: readonly string[]): string {
-  let result = text;
-  for (const secret of secrets) {
-    if (secret.length > 0 && result.includes(secret)) result = result.split(secret).join('[redacted]');
-  }
-  return result;
-}
+/**
+ * @deprecated Use `redactSecrets` from `@ollm/core` (this is that function): it replaces the
+ * process's registered secrets, the ones given (of any length and any characters; under 4
+ * characters only where they stand alone) and URL credentials.
+ */
+export { redactSecrets } from '@ollm/core';

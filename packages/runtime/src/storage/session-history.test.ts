@@ -86,6 +86,17 @@ describe('SessionHistory', () => {
     expect(text).toContain('[redacted]');
   });
 
+  it('never writes a key with quotes or backslashes or a 6-character key; URL credentials in content stay content', () => {
+    const home = newHome();
+    const quoted = 'sk-"q\\uo"ted';
+    const history = new SessionHistory({ home, sessionId: 's3q', secrets: [quoted, 'k3y!9z'] });
+    history.append(user('a', `keys ${quoted} and k3y!9z at http://me:hunter2pw@host/`));
+    history.close();
+    const text = readFileSync(history.path, 'utf8');
+    for (const leaked of [quoted, JSON.stringify(quoted).slice(1, -1), 'k3y!9z']) expect(text).not.toContain(leaked);
+    expect(readSession(home, 's3q').messages[0]!.parts).toEqual([{ type: 'text', text: 'keys [redacted] and [redacted] at http://me:hunter2pw@host/' }]);
+  });
+
   it('ignores a line cut by a crash and repairs it before the next append', () => {
     const home = newHome();
     const history = new SessionHistory({ home, sessionId: 's4' });

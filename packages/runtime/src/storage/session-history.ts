@@ -1,8 +1,7 @@
-import { InvalidArgumentError, InvalidTranscriptError, OllmError, type Message } from '@ollm/core';
+import { InvalidArgumentError, InvalidTranscriptError, OllmError, SecretRedactor, type Message } from '@ollm/core';
 import { closeSync, existsSync, fstatSync, ftruncateSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, rmSync, writeSync } from 'node:fs';
 import { resolveInside, validateStorageId } from './storage-id.js';
 import { withFileLock } from './file-lock.js';
-import { redactSecrets } from './redact-secrets.js';
 
 export const HISTORY_FILE = 'history.jsonl';
 
@@ -37,7 +36,10 @@ export interface SessionHistoryOptions {
   readonly sessionId: string;
   readonly model?: string;
   readonly provider?: string;
-  /** Values (API keys) replaced by `[redacted]` in anything written. */
+  /**
+   * Values (API keys) replaced by `[redacted]` in anything written, besides the secrets
+   * registered for the process (`registerSecret`) and URL credentials.
+   */
   readonly secrets?: readonly string[];
   /** The time entries are stamped with; tests inject one. Default the system clock. */
   readonly clock?: () => Date;
@@ -53,7 +55,7 @@ export class SessionHistory {
   readonly sessionId: string;
   readonly path: string;
   private readonly lockPath: string;
-  private readonly secrets: readonly string[];
+  private readonly redactor: SecretRedactor;
   private readonly clock: () => Date;
   private descriptor: number | undefined;
 
@@ -63,7 +65,7 @@ export class SessionHistory {
     mkdirSync(folder, { recursive: true });
     this.path = resolveInside(folder, HISTORY_FILE);
     this.lockPath = `${this.path}.lock`;
-    this.secrets = (options.secrets ?? []).filter((secret) => secret.length >= 8);
+    this.redactor = new SecretRedactor(options.secrets, { urlCredentials: 'keep' });
     this.clock = options.clock ?? (() => new Date());
     this.descriptor = openSync(this.path, 'a+');
     // The header is written once, by whichever writer finds the file empty under the lock.
@@ -107,7 +109,8 @@ export class SessionHistory {
     const descriptor = this.descriptor;
     if (descriptor === undefined)
       throw new OllmError({ code: 'session-closed', message: `Session ${this.sessionId} is closed: nothing more can be recorded in it.` });
-    const line = `${redactSecrets(JSON.stringify(entry), this.secrets)}\n`;
+    // Redacted before it is serialised: a key with a quote or a backslash is found as it is.
+    const line = `${this.redactor.stringify(entry)}\n`;
     withFileLock(this.lockPath, () => {
       if (onlyIfEmpty && fstatSync(descriptor).size > 0) return;
       repairCutLine(descriptor);

@@ -77,4 +77,22 @@ describe('SnapshotStore', () => {
     const text = readFileSync(join(home, 'snapshots', 's', `${snapshot.id}.json`), 'utf8');
     expect(text).not.toContain('sk-secret-value-123');
   });
+
+  it('never writes a key with a quote and a backslash (redacted before serialising)', () => {
+    const home = newHome();
+    const quoted = 'sk-"back\\slash';
+    const store = new SnapshotStore({ home, secrets: [quoted] });
+    const snapshot = store.create({
+      sessionId: 's',
+      automatic: false,
+      context: state(`key ${quoted}`),
+      tokenCount: 1,
+      messageCount: 1,
+      checkpointCount: 0,
+      metadata: {},
+    });
+    const text = readFileSync(join(home, 'snapshots', 's', `${snapshot.id}.json`), 'utf8');
+    expect(text).not.toContain(JSON.stringify(quoted).slice(1, -1));
+    expect(text).toContain('key [redacted]');
+  });
 });

@@ -1,9 +1,8 @@
-import { type GoalState, InvalidArgumentError, type Message, writeFileAtomic } from '@ollm/core';
+import { type GoalState, InvalidArgumentError, type Message, SecretRedactor, writeFileAtomic } from '@ollm/core';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import type { FoldedUserQuote } from '../context/folded-user-quotes.js';
 import { resolveInside, validateStorageId } from './storage-id.js';
-import { redactSecrets } from './redact-secrets.js';
 
 /**
  * The full state of a conversation's context at one moment. It holds `compactionCount`; a state
@@ -67,7 +66,7 @@ function nextSnapshotId(timestamp: string): string {
 export class SnapshotStore {
   private readonly home: string;
   private readonly retain: number;
-  private readonly secrets: readonly string[];
+  private readonly redactor: SecretRedactor;
   private readonly clock: () => Date;
 
   constructor({
@@ -83,7 +82,7 @@ export class SnapshotStore {
   }) {
     this.home = home;
     this.retain = retain;
-    this.secrets = secrets.filter((secret) => secret.length >= 8);
+    this.redactor = new SecretRedactor(secrets, { urlCredentials: 'keep' });
     this.clock = clock;
   }
 
@@ -92,7 +91,7 @@ export class SnapshotStore {
     const timestamp = this.clock().toISOString();
     const id = nextSnapshotId(timestamp);
     const full: ContextSnapshot = { ...snapshot, id, timestamp };
-    writeFileAtomic(this.file(snapshot.sessionId, id), redactSecrets(JSON.stringify(full), this.secrets));
+    writeFileAtomic(this.file(snapshot.sessionId, id), this.redactor.stringify(full));
     this.prune(snapshot.sessionId);
     return full;
   }
