@@ -233,16 +233,19 @@ describe('faults', () => {
     }
   });
 
-  it('malformed stream: ModelResponseError, not retried', async () => {
+  it('malformed stream: ModelResponseError naming the line, not retried, nothing printed by the client', async () => {
     server.setFault('malformed');
-    // The ollama client warns about each line it cannot parse; keep the test output clean.
+    // The ollama client prints `invalid json: …` for each line it cannot parse and drops it; the
+    // guard fails the stream first, so nothing reaches the console and no text is silently lost.
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     try {
       const error = await model()
         .complete({ messages, onTextDelta: () => {} })
         .catch((caught: unknown) => caught);
       expect(ModelResponseError.isInstance(error)).toBe(true);
+      expect((error as Error).message).toMatch(/sent a stream line that is not JSON: "/);
       expect(server.requests.length).toBe(1);
+      expect(warn).not.toHaveBeenCalled();
     } finally {
       warn.mockRestore();
     }

@@ -4,6 +4,7 @@ import type { LanguageModel, LanguageModelCallOptions, LanguageModelResult, Mode
 import { ModelUnavailableError, displayURL, runModelCall } from '@ollm/core';
 import type { OllamaAttemptState } from './ollama-error.js';
 import { OLLAMA_HINT, toOllamaModelError, wrongShapeError } from './ollama-error.js';
+import { guardNdjsonResponse } from './ndjson-guard.js';
 import { toOllamaMessages } from './to-ollama-messages.js';
 
 export const DEFAULT_OLLAMA_HOST = 'http://127.0.0.1:11434';
@@ -71,10 +72,10 @@ export function createOllamaModel(settings: OllamaModelSettings): OllamaLanguage
           new ModelUnavailableError({
             provider: 'ollama',
             baseURL: host,
-            hint: 'check that it is running and the model loads, or raise timeoutMs',
+            hint: 'check that it is running and the model loads, or raise the timeout (timeoutMs; in ollm, --timeout SECONDS or the config key timeout)',
             reason: 'timeout',
             attempts,
-            message: `Ollama server at ${host} did not answer within ${timeoutMs} ms — check that it is running and the model loads, or raise timeoutMs`,
+            message: `Ollama server at ${host} did not answer within ${timeoutMs} ms — check that it is running and the model loads, or raise the timeout (timeoutMs; in ollm, --timeout SECONDS or the config key timeout)`,
             cause,
           }),
       },
@@ -85,7 +86,7 @@ export function createOllamaModel(settings: OllamaModelSettings): OllamaLanguage
           host: requestHost,
           fetch: async (input, init) => {
             const signal = init?.signal ? AbortSignal.any([init.signal, callSignal]) : callSignal;
-            const response = await baseFetch(input, { ...init, signal });
+            const response = guardNdjsonResponse(await baseFetch(input, { ...init, signal }), host);
             state.response = response;
             return response;
           },

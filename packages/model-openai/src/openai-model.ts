@@ -84,7 +84,7 @@ export function createOpenAIModel(settings: OpenAIModelSettings): OpenAILanguage
             hint: OPENAI_HINT,
             reason: 'timeout',
             attempts,
-            message: `OpenAI-compatible server at ${baseURL} did not answer within ${timeoutMs} ms — check that it is running, or raise timeoutMs`,
+            message: `OpenAI-compatible server at ${baseURL} did not answer within ${timeoutMs} ms — check that it is running, or raise the timeout (timeoutMs; in ollm, --timeout SECONDS or the config key timeout)`,
           }),
       },
       async (attempt, signal) => {

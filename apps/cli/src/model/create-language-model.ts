@@ -22,6 +22,7 @@ export function createModelClient(settings: ModelSettings, request: ModelRequest
       model: settings.model,
       ...(settings.baseURL ? { baseURL: settings.baseURL } : {}),
       ...(settings.apiKey ? { apiKey: settings.apiKey } : {}),
+      ...(settings.timeoutMs !== undefined ? { timeoutMs: settings.timeoutMs } : {}),
       ...request,
     });
     return { api: 'openai', model };
@@ -30,6 +31,7 @@ export function createModelClient(settings: ModelSettings, request: ModelRequest
     model: settings.model,
     ...(settings.host ? { host: settings.host } : {}),
     ...(settings.numCtx !== undefined ? { numCtx: settings.numCtx } : {}),
+    ...(settings.timeoutMs !== undefined ? { timeoutMs: settings.timeoutMs } : {}),
     ...request,
   });
   return { api: 'ollama', model };

@@ -17,4 +17,6 @@ export interface ModelSettings {
   readonly apiKey?: string;
   /** Ollama's `num_ctx`: the window the model runs with. */
   readonly numCtx?: number;
+  /** How long one call may take, retries included (`--timeout`, config `timeout`); unset: the client's 300 s. */
+  readonly timeoutMs?: number;
 }

@@ -9,6 +9,8 @@ export interface ModelFlags {
   readonly host?: string;
   /** `--base-url`: the OpenAI-compatible base URL. */
   readonly baseURL?: string;
+  /** `--timeout`, in milliseconds. */
+  readonly timeoutMs?: number;
 }
 
 /**
@@ -17,24 +19,27 @@ export interface ModelFlags {
  * `process.env`, so that tests and embedders control it.
  */
 export function resolveModelSettings(flags: ModelFlags, env: Readonly<Record<string, string | undefined>>): ModelSettings {
+  const timeout = flags.timeoutMs !== undefined ? { timeoutMs: flags.timeoutMs } : {};
   if (flags.api === 'openai') {
     const baseURL = flags.baseURL ?? flags.host ?? env['OPENAI_BASE_URL'];
     const apiKey = env['OPENAI_API_KEY'];
-    return { api: 'openai', model: flags.model, ...(baseURL ? { baseURL } : {}), ...(apiKey ? { apiKey } : {}) };
+    return { api: 'openai', model: flags.model, ...(baseURL ? { baseURL } : {}), ...(apiKey ? { apiKey } : {}), ...timeout };
   }
   const host = flags.host ?? env['OLLM_HOST'];
-  return { api: 'ollama', model: flags.model, ...(host ? { host } : {}) };
+  return { api: 'ollama', model: flags.model, ...(host ? { host } : {}), ...timeout };
 }
 
 /** The model settings of a loaded config: `loadConfig` has already layered flags, environment and files. */
 export function modelSettingsFromConfig(config: OllmConfig): ModelSettings {
+  const timeout = config.timeout !== undefined ? { timeoutMs: Math.round(config.timeout * 1000) } : {};
   if (config.api === 'openai') {
     return {
       api: 'openai',
       model: config.model,
       ...(config.baseURL ? { baseURL: config.baseURL } : {}),
       ...(config.apiKey ? { apiKey: config.apiKey } : {}),
+      ...timeout,
     };
   }
-  return { api: 'ollama', model: config.model, host: config.host };
+  return { api: 'ollama', model: config.model, host: config.host, ...timeout };
 }
