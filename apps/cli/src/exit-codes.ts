@@ -7,6 +7,8 @@ export const ExitCode = {
   failure: 1,
   badInput: 2,
   modelUnreachable: 3,
+  /** The chat sent messages and got no reply to any of them (`NoReplyError`). */
+  noReply: 4,
   /** 128 + SIGINT, as shells report a Ctrl-C. */
   interrupted: 130,
 } as const;

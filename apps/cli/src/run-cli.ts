@@ -4,6 +4,7 @@ import type { ProviderRegistry } from '@ollm/runtime';
 import type { CliIo } from './cli-io.js';
 import type { CommandContext } from './command-context.js';
 import type { CommandModule } from './commands/define-command.js';
+import type { RedactingIo } from './redacting-io.js';
 import { ExitCode, failureReport, oneLine, reportBasicError } from './exit-codes.js';
 import { colorsFor } from './output/colors.js';
 
@@ -52,6 +53,11 @@ export const COMMANDS = {
     description: 'Print content a provider removed, byte-for-byte, from the recovery store.',
     term: 'recover [options] <reference>',
     load: async () => (await import('./commands/recover-command.js')).recoverCommand,
+  },
+  gc: {
+    description: 'Delete old, unreferenced content from the recovery store, and files left by killed processes (--dry-run to see first).',
+    term: 'gc [options]',
+    load: async () => (await import('./commands/gc-command.js')).gcCommand,
   },
   sessions: {
     description: 'List, show, export or delete chat sessions (the full records under $OLLM_HOME/sessions).',
@@ -104,12 +110,17 @@ Chat options (\`ollm [options]\` is \`ollm chat [options]\`):
  * Runs `ollm` with `argv` (without node and script) and returns the exit code. Nothing here
  * calls `process.exit`, so tests run commands in-process.
  */
-export async function runCli(argv: readonly string[], io: CliIo, options: RunCliOptions = {}): Promise<number> {
-  const context: CommandContext = { io, ...(options.registry ? { registry: options.registry } : {}) };
+export async function runCli(argv: readonly string[], rawIo: CliIo, options: RunCliOptions = {}): Promise<number> {
+  let io = rawIo;
   let loaded: CommandModule | undefined;
+  let redacting: RedactingIo | undefined;
   try {
     const name = commandToRun(argv);
     loaded = name === undefined ? undefined : await COMMANDS[name].load();
+    // Everything a command prints goes through core's redaction (no secret, no URL credentials).
+    redacting = loaded?.redactingIo(rawIo);
+    io = redacting?.io ?? rawIo;
+    const context: CommandContext = { io, ...(options.registry ? { registry: options.registry } : {}) };
     const program = buildProgram(context, name === undefined || loaded === undefined ? undefined : { name, module: loaded });
     await program.parseAsync([...argv], { from: 'user' });
     return ExitCode.ok;
@@ -123,6 +134,8 @@ export async function runCli(argv: readonly string[], io: CliIo, options: RunCli
     io.stderr.write(`${colorsFor(io).red('ollm:')} ${oneLine(report.message)}\n`);
     if (argv.includes('--debug') && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
     return report.exitCode;
+  } finally {
+    redacting?.flush();
   }
 }
 

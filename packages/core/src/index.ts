@@ -21,7 +21,10 @@ export { MODEL_RESPONSE_EXCERPT_LENGTH, ModelResponseError } from './errors/mode
 
 // Tokens
 export type { TokenEncoding, Tokenizer } from './tokens/tokenizer.js';
-export { createTokenizer, encodingForModel } from './tokens/bpe-tokenizer.js';
+export { createTokenizer, encodingForModel, LONG_PRE_TOKEN_CHARACTERS } from './tokens/bpe-tokenizer.js';
+export type { ContentTokenCacheLimits } from './tokens/content-token-cache.js';
+export { ContentTokenCache, DEFAULT_CONTENT_TOKEN_CACHE_LIMITS, sharedContentTokenCache } from './tokens/content-token-cache.js';
+export type { TokenCounterOptions } from './tokens/token-counter.js';
 export { MESSAGE_OVERHEAD_TOKENS, TOOL_CALL_OVERHEAD_TOKENS, TokenCounter } from './tokens/token-counter.js';
 export type { TokenCounting } from './tokens/token-counting.js';
 export { TokenLedger } from './tokens/token-ledger.js';
@@ -56,8 +59,24 @@ export { runModelCall } from './model/model-call.js';
 // Digest and recovery
 export { CANONICAL_FORM_VERSION, canonicalJson, canonicalMessage } from './digest/canonical-form.js';
 export { computeSourceDigest, sha256Hex } from './digest/source-digest.js';
-export type { SavedContent } from './recovery/recovery-store.js';
-export { RECOVERY_FOLDER, readRemovedContent, saveRemovedContent } from './recovery/recovery-store.js';
+export type { RemovedEntry, SavedContent } from './recovery/recovery-store.js';
+export { RECOVERY_FOLDER, REDACTED_MARKER_SUFFIX, readRemovedContent, readRemovedEntry, saveRemovedContent } from './recovery/recovery-store.js';
+
+// Secrets: the one redaction step every writer goes through
+export {
+  MINIMUM_SECRET_LENGTH,
+  SecretRedactor,
+  type SecretRedactorOptions,
+  type UrlCredentials,
+  forgetRegisteredSecrets,
+  redactSecrets,
+  registerSecret,
+  registeredSecrets,
+  stringifyRedacted,
+} from './secrets/secret-redactor.js';
+export { REDACTED, stripUrlCredentials } from './secrets/strip-url-credentials.js';
+export type { RedactingOutput, WritableOutput } from './secrets/redacting-output.js';
+export { createRedactingOutput } from './secrets/redacting-output.js';
 
 // Integrity
 export type { IntegrityRule, IntegrityViolation } from './integrity/integrity-rule.js';
@@ -96,13 +115,14 @@ export { buildCompactionResult } from './host/build-compaction-result.js';
 export { cutAtSentence, fitToTokens, tokenPrefix } from './host/fit-to-tokens.js';
 export { splitIntoChunks } from './host/split-into-chunks.js';
 
-// Protocol shared by the runtime and providers: checkpoint metadata, goal markers
+// Protocol shared by the runtime and providers: checkpoint metadata, goal markers, quoted text in prompts
 export type { Checkpoint } from './protocol/checkpoint.js';
 export { checkpointOf, isCheckpointMessage } from './protocol/checkpoint.js';
 export type { ArtifactAction, CheckpointStatus, GoalUpdate } from './protocol/goal-markers.js';
 export { parseGoalMarker, renderGoalBlock } from './protocol/goal-markers.js';
 export type { FittedQuoteLines } from './protocol/quote-lines.js';
 export { fitQuoteLines } from './protocol/quote-lines.js';
+export { DATA_BLOCK_NAMES, dataBlock, escapeDelimiterLookalikes, escapeQuotedText } from './protocol/quoted-text.js';
 
 // Files
 export { writeFileAtomic } from './files/write-file-atomic.js';

@@ -9,7 +9,10 @@ export type { DiscoverOptions, DiscoveredPlugin, DiscoveryReport } from './regis
 export { PLUGIN_KEYWORD, discoverPlugins, findNearestManifest } from './registry/discover-plugins.js';
 
 // Goals, reliability, events
+export type { GoalManagerOptions, MarkerOutcome } from './goals/goal-manager.js';
 export { GoalManager } from './goals/goal-manager.js';
+export type { GoalProposal, MarkerSource, ModelMarkerPolicy } from './goals/model-marker-policy.js';
+export { DEFAULT_MODEL_MARKER_POLICY, MODEL_MARKER_POLICIES } from './goals/model-marker-policy.js';
 export type { Reliability, ReliabilityInput, ReliabilityLevel } from './reliability/reliability.js';
 export { computeReliability, parseModelSize, reliabilityLevel, reliabilityWarning } from './reliability/reliability.js';
 export type { CompactedEvent, ContextEventListener, ContextEventName, ContextEvents } from './events/context-events.js';
@@ -28,6 +31,17 @@ export { SnapshotStore, compactionCountOf } from './storage/snapshot-store.js';
 export { SessionInUseError } from './errors/session-in-use-error.js';
 export type { SessionLock, SessionLockOptions, SessionLockOwner } from './storage/session-lock.js';
 export { SESSION_LOCK_FILE, acquireSessionLock } from './storage/session-lock.js';
+export type { StaleFile, StaleFileOptions } from './storage/stale-files.js';
+export { STALE_FILE_AGE_MS, findStaleFiles, removeStaleFiles } from './storage/stale-files.js';
+export { MINIMUM_REFERENCE_DIGITS, RecoveryReferences } from './storage/recovery-references.js';
+export type {
+  CollectRecoveryGarbageOptions,
+  DeletedRecoveryEntry,
+  RecoveryEntryInfo,
+  RecoveryGarbageReport,
+  RecoveryRetention,
+} from './storage/collect-recovery-garbage.js';
+export { RECENT_ENTRY_GRACE_MS, collectRecoveryGarbage } from './storage/collect-recovery-garbage.js';
 
 // Config
 export { InvalidConfigError } from './errors/invalid-config-error.js';

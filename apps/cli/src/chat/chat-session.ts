@@ -1,6 +1,6 @@
 import { ContextOverflowError, reliabilityWarning } from '@ollm/runtime';
-import type { LanguageModel, Message } from '@ollm/core';
-import type { ContextManager, ProviderRegistry, ReliabilityLevel, SessionHistory, SnapshotStore } from '@ollm/runtime';
+import { ModelUnavailableError, type LanguageModel, type Message } from '@ollm/core';
+import type { ContextManager, ModelMarkerPolicy, ProviderRegistry, ReliabilityLevel, SessionHistory, SnapshotStore } from '@ollm/runtime';
 import type { CliIo } from '../cli-io.js';
 import { oneLine } from '../exit-codes.js';
 import { reportError } from '../report-error.js';
@@ -8,6 +8,7 @@ import type { Colors } from '../output/colors.js';
 import { clearSpinners, startSpinner } from '../output/progress-spinner.js';
 import { writeActiveContext } from '../sessions/active-context-file.js';
 import { describeCompaction } from './describe-compaction.js';
+import { describeGoalProposal } from './describe-goal-proposal.js';
 import type { LineReader } from './line-reader.js';
 import { colorForLevel, formatStatusLine } from './status-line.js';
 
@@ -33,8 +34,20 @@ export interface ChatSessionOptions {
   /** API keys: never written to the context file. */
   readonly secrets: readonly string[];
   readonly debug: boolean;
+  /** What the model's goal and lock markers may do (config `goals.modelMarkers`): named in the notices. */
+  readonly goalMarkers: ModelMarkerPolicy;
   /** The time saved contexts are stamped with; tests inject one. Default the system clock. */
   readonly clock?: () => Date;
+}
+
+/** How the turns of a session went: what the chat's exit code is decided from. */
+export interface TurnTally {
+  /** Turns that got a reply (a cancelled one that kept part of its reply too). */
+  answered: number;
+  /** Turns that got none: an error, an empty reply, or a message too large to send. */
+  failed: number;
+  /** Failed turns whose error was an unreachable model server. */
+  unreachable: number;
 }
 
 /**
@@ -43,6 +56,7 @@ export interface ChatSessionOptions {
  */
 export class ChatSession {
   readonly options: ChatSessionOptions;
+  readonly turns: TurnTally = { answered: 0, failed: 0, unreachable: 0 };
   private lastLevel: ReliabilityLevel | undefined;
 
   constructor(options: ChatSessionOptions) {
@@ -102,20 +116,31 @@ export class ChatSession {
       stopSpinner();
       if (streamed.length === 0 && result.text.length > 0) io.stdout.write(result.text);
       this.print();
-      if (result.text.length > 0) manager.addMessage({ role: 'assistant', parts: [{ type: 'text', text: result.text }] });
-      else this.print(this.options.colors.dim('(empty reply)'));
+      if (result.text.length > 0) {
+        this.turns.answered += 1;
+        manager.addMessage({ role: 'assistant', parts: [{ type: 'text', text: result.text }] });
+      } else {
+        this.turns.failed += 1;
+        this.print(this.options.colors.dim('(empty reply)'));
+      }
     } catch (error) {
       stopSpinner();
       if (streamed.length > 0) this.print();
 
       if (ContextOverflowError.isInstance(error)) {
+        this.turns.failed += 1;
         if (error.messageId === pending.id) manager.removeMessage(pending.id);
         await this.printError(error);
         if (error.messageId === pending.id) this.print(this.options.colors.dim('(the message was not sent; the session record keeps it)'));
       } else if (controller.signal.aborted) {
-        if (streamed.length > 0) manager.addMessage({ role: 'assistant', parts: [{ type: 'text', text: streamed }], metadata: { interrupted: true } });
+        if (streamed.length > 0) {
+          this.turns.answered += 1;
+          manager.addMessage({ role: 'assistant', parts: [{ type: 'text', text: streamed }], metadata: { interrupted: true } });
+        }
         this.print(this.options.colors.dim(streamed.length > 0 ? '(reply cancelled; the partial reply is kept)' : '(reply cancelled)'));
       } else {
+        this.turns.failed += 1;
+        if (ModelUnavailableError.isInstance(error)) this.turns.unreachable += 1;
         await this.printError(error);
       }
     } finally {
@@ -209,6 +234,8 @@ export class ChatSession {
       this.print(colors.cyan(`folded ${event.messageIds.length} old user message${event.messageIds.length === 1 ? '' : 's'}: ${event.reason}`)),
     );
     manager.on('rollover-complete', (event) => this.print(colors.cyan(`context restarted by ${event.provider} (rollover)`)));
+    // A goal or a locked decision the model wrote, applied or not: the user sees it, on stderr.
+    manager.on('goal-proposed', (proposal) => this.warn(describeGoalProposal(proposal, this.options.goalMarkers)));
     manager.on('tool-results-truncated', (event) =>
       this.print(
         colors.cyan(

@@ -2,6 +2,7 @@ import { InvalidArgumentError } from '@ollm/core';
 import { loadConfig, validateStorageId } from '@ollm/runtime';
 import type { LoadedConfig, OllmConfigInput } from '@ollm/runtime';
 import type { CliIo } from '../cli-io.js';
+import { checkServerUrl, parseTimeoutSeconds } from '../model/server-url.js';
 import { parseProviderOptionFlags } from '../provider-options.js';
 
 /** The chat's command-line flags, before config is applied. */
@@ -13,6 +14,7 @@ export interface ChatFlags {
   readonly baseUrl?: string;
   readonly contextSize?: string;
   readonly replyReserve?: string;
+  readonly timeout?: string;
   readonly session?: string;
   readonly force?: boolean;
   /** `--provider-option PROVIDER.KEY=VALUE`, every occurrence. */
@@ -36,8 +38,9 @@ export async function resolveChatSettings(io: CliIo, flags: ChatFlags): Promise<
   const overrides: OllmConfigInput = {};
   if (flags.provider !== undefined) overrides.provider = flags.provider;
   if (flags.model !== undefined) overrides.model = flags.model;
-  if (flags.host !== undefined) overrides.host = flags.host.includes('://') ? flags.host : `http://${flags.host}`;
-  if (flags.baseUrl !== undefined) overrides.baseURL = flags.baseUrl;
+  if (flags.host !== undefined) overrides.host = checkServerUrl('host', flags.host);
+  if (flags.baseUrl !== undefined) overrides.baseURL = checkServerUrl('base-url', flags.baseUrl);
+  if (flags.timeout !== undefined) overrides.timeout = parseTimeoutSeconds(flags.timeout);
   if (flags.api !== undefined) {
     if (flags.api !== 'ollama' && flags.api !== 'openai') {
       throw new InvalidArgumentError({ argument: 'api', message: `Unknown --api "${flags.api}". Use ollama or openai.` });

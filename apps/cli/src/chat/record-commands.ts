@@ -1,5 +1,5 @@
-import { InvalidArgumentError, writeFileAtomic } from '@ollm/core';
-import { compactionCountOf, exportSession, listSessions, redactSecrets } from '@ollm/runtime';
+import { InvalidArgumentError, stringifyRedacted, writeFileAtomic } from '@ollm/core';
+import { compactionCountOf, exportSession, listSessions } from '@ollm/runtime';
 import { resolve } from 'node:path';
 import { displayPath } from '../exit-codes.js';
 import { formatInteger } from '../output/format-number.js';
@@ -73,7 +73,7 @@ export const exportCommand: SlashCommand = {
     const { io, home, sessionId, secrets } = session.options;
     const path = argument.length > 0 ? resolve(io.cwd, argument) : defaultExportPath(home, sessionId);
     const exported = exportSession(session.options.history.read());
-    writeFileAtomic(path, redactSecrets(`${JSON.stringify(exported, null, 2)}\n`, secrets));
+    writeFileAtomic(path, `${stringifyRedacted(exported, { secrets, space: 2 })}\n`);
     session.print(
       `exported ${plural(exported.messages.length, 'message')} and ${plural(exported.toolCalls.length, 'tool call')} to ${displayPath(path, io.cwd)}`,
     );

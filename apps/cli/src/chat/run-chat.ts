@@ -9,6 +9,8 @@ import { loadProviders } from '../plugins.js';
 import { unusedProviderOptions } from '../provider-options.js';
 import { activeContextPath, readActiveContext } from '../sessions/active-context-file.js';
 import { newSessionId } from '../sessions/new-session-id.js';
+import { tidyHomeAtStart } from '../sessions/tidy-home.js';
+import { NoReplyError } from './no-reply-error.js';
 import { resolveChatSettings, type ChatFlags } from './chat-settings.js';
 import { ChatSession } from './chat-session.js';
 import { connectModel } from './connect-model.js';
@@ -38,7 +40,8 @@ const CHANGING_COMMANDS = /^\/(compact|goal\s+\S|snapshot\s+restore)/;
 
 /**
  * `ollm` with no subcommand: checks the model answers (exit 3 with one line when not), resumes or
- * starts a session, then reads lines until EOF, Ctrl-D, `/quit` or Ctrl-C twice.
+ * starts a session, then reads lines until EOF, Ctrl-D, `/quit` or Ctrl-C twice. A session whose
+ * messages all failed ends with `NoReplyError` (exit 4; 3 when the server was unreachable each time).
  */
 export async function runChat(options: RunChatOptions): Promise<void> {
   const { io } = options;
@@ -55,6 +58,7 @@ export async function runChat(options: RunChatOptions): Promise<void> {
   const sessionId = settings.sessionId ?? newSessionId();
   // Before anything is written: a session another chat holds is refused, not interleaved.
   const lock = acquireSessionLock({ home: config.home, sessionId, force: settings.force });
+  const tidied = tidyHomeAtStart(config);
   const secrets = config.apiKey ? [config.apiKey] : [];
   const history = new SessionHistory({ home: config.home, sessionId, model: config.model, provider, secrets });
   const snapshots = new SnapshotStore({ home: config.home, retain: config.snapshots.retain, secrets });
@@ -65,6 +69,7 @@ export async function runChat(options: RunChatOptions): Promise<void> {
     automaticCompaction: config.compaction.enabled,
     shape: config.compaction.shape,
     systemPrompt: SYSTEM_PROMPT,
+    goalMarkers: config.goals.modelMarkers,
     tokens: new TokenCounter(createTokenizer(encodingForModel(config.model))),
     registry,
     model: connected.model,
@@ -110,11 +115,13 @@ export async function runChat(options: RunChatOptions): Promise<void> {
     contextFile,
     secrets,
     debug: options.debug,
+    goalMarkers: config.goals.modelMarkers,
   });
   const budget = manager.budget();
   session.print(
     `ollm chat · session ${sessionId} · ${config.model} at ${connected.endpoint} · window ${formatInteger(connected.contextSize)} tokens (${formatInteger(budget.replyReserve)} kept for the reply) · provider ${provider}`,
   );
+  if (tidied) session.print(colorsFor(io).dim(tidied));
   if (lock.tookOverStaleLock || lock.tookOverLiveLock) {
     session.warn(
       `took over session ${sessionId} from ${lock.tookOverLiveLock ? 'a running' : 'an ended'} ollm${lock.previousPid !== undefined ? ` (pid ${lock.previousPid})` : ''}`,
@@ -169,6 +176,9 @@ export async function runChat(options: RunChatOptions): Promise<void> {
   // Ctrl-D or Ctrl-C leave the cursor after the prompt.
   if (options.terminal) session.print();
   session.print(`Session ${sessionId} saved under ${config.home}. Resume with: ollm --session ${sessionId}`);
+  // A session that sent messages and got no reply at all failed, whatever else it did (exit 4, or 3).
+  const { answered, failed, unreachable } = session.turns;
+  if (answered === 0 && failed > 0) throw new NoReplyError({ failed, unreachable: unreachable === failed });
 }
 
 /**

@@ -20,6 +20,7 @@ export const chatCommand = defineCommand((command: Command, context: CommandCont
     .option('--base-url <url>', 'OpenAI-compatible server, e.g. http://127.0.0.1:8080/v1 (implies --api openai)')
     .option('--context-size <tokens>', "window in tokens (default: the model's context length, else 16,384)")
     .option('--reply-reserve <tokens>', "tokens kept back for the model's reply (default: compaction.replyReserve, else 15% of the window)")
+    .option('--timeout <seconds>', 'how long one model call may take, retries included (default: config timeout, else 300)')
     .option('--session <id>', 'resume this session (or start one with this id)')
     .option('--force', 'take over the session even if another running ollm holds it')
     .option(

@@ -9,12 +9,14 @@ import { globalOptions, type CommandContext } from '../command-context.js';
 import { formatCompactSummary } from '../compact/compact-summary.js';
 import { compactTranscript } from '../compact/compact-transcript.js';
 import { buildCompactionReport } from '../compact/compaction-report.js';
+import { outWriteError } from '../compact/out-write-error.js';
 import { displayPath, oneLine } from '../exit-codes.js';
 import { colorsFor } from '../output/colors.js';
 import { startSpinner } from '../output/progress-spinner.js';
 import { createLanguageModel } from '../model/create-language-model.js';
 import { MODEL_APIS, type ModelApi } from '../model/model-settings.js';
 import { resolveModelSettings } from '../model/resolve-model-settings.js';
+import { checkServerUrl, parseTimeoutSeconds } from '../model/server-url.js';
 import { DEFAULT_LIMIT, parseLimit } from '../parse-limit.js';
 import { resolveLogdir } from '../ollm-home.js';
 import { loadProviders } from '../plugins.js';
@@ -34,6 +36,7 @@ interface CompactOptions {
   readonly model?: string;
   readonly host?: string;
   readonly baseUrl?: string;
+  readonly timeout?: string;
   readonly api: string;
   readonly providerOption?: readonly string[];
   readonly shape?: string;
@@ -78,6 +81,7 @@ export const compactCommand = defineCommand((command: Command, context: CommandC
     .option('--api <api>', 'model server protocol: ollama or openai', 'ollama')
     .option('--host <url>', 'Ollama host (default: $OLLM_HOST or http://127.0.0.1:11434)')
     .option('--base-url <url>', 'OpenAI-compatible base URL, with --api openai (default: $OPENAI_BASE_URL; key: $OPENAI_API_KEY)')
+    .option('--timeout <seconds>', 'how long one model call may take, retries included (default: config timeout, else 300)')
     .option(
       '--provider-option <provider.key=value>',
       "a provider's own option, over config providerOptions (repeatable; the value is JSON or text), e.g. trim.previewLines=0",
@@ -135,6 +139,9 @@ Examples:
         env: io.env as NodeJS.ProcessEnv,
         ...(flagOptions ? { overrides: { providerOptions: flagOptions } } : {}),
       });
+      const timeoutSeconds = options.timeout !== undefined ? parseTimeoutSeconds(options.timeout) : config.timeout;
+      if (options.host !== undefined) checkServerUrl('host', options.host);
+      if (options.baseUrl !== undefined) checkServerUrl('base-url', options.baseUrl);
       const transcript = await readInputTranscript(io, file, options.format);
       const conversations = selectConversations(transcript, options.conversation);
       const { registry } = await loadProviders({
@@ -151,8 +158,9 @@ Examples:
               {
                 api: options.api as ModelApi,
                 model: options.model,
-                ...(options.host ? { host: options.host } : {}),
-                ...(options.baseUrl ? { baseURL: options.baseUrl } : {}),
+                ...(options.host ? { host: checkServerUrl('host', options.host) } : {}),
+                ...(options.baseUrl ? { baseURL: checkServerUrl('base-url', options.baseUrl) } : {}),
+                ...(timeoutSeconds !== undefined ? { timeoutMs: Math.round(timeoutSeconds * 1000) } : {}),
               },
               io.env,
             ),
@@ -182,8 +190,13 @@ Examples:
       }
 
       const out = options.out === undefined ? null : resolve(io.cwd, options.out);
-      if (out) await writeTranscript(out, compacted.transcript);
-      else if (!options.json) io.stdout.write(serializeTranscript(compacted.transcript));
+      if (out) {
+        try {
+          await writeTranscript(out, compacted.transcript);
+        } catch (error) {
+          throw outWriteError(options.out!, error);
+        }
+      } else if (!options.json) io.stdout.write(serializeTranscript(compacted.transcript));
 
       if (options.json) {
         const report = buildCompactionReport(

@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import type { CommandContext } from '../command-context.js';
+import type { CliIo } from '../cli-io.js';
 import type { ErrorReport } from '../exit-codes.js';
+import { redactingIo, type RedactingIo } from '../redacting-io.js';
 import { reportError } from '../report-error.js';
 
 /**
@@ -15,9 +17,11 @@ export interface CommandModule {
   readonly configure: (command: Command, context: CommandContext) => void;
   /** Maps an error the command threw to an exit code and one line (`reportError`). */
   readonly reportError: (error: unknown, cwd: string) => Promise<ErrorReport>;
+  /** The io the command runs with: stdout and stderr redacted (no secret, no URL credentials). */
+  readonly redactingIo: (io: CliIo) => RedactingIo;
 }
 
-/** A command module: its `configure`, and the CLI's one error mapping, which it brings along. */
+/** A command module: its `configure`, and the CLI's one error mapping and output redaction, which it brings along. */
 export function defineCommand(configure: CommandModule['configure']): CommandModule {
-  return { configure, reportError };
+  return { configure, reportError, redactingIo };
 }

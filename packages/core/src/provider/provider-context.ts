@@ -14,6 +14,12 @@ export interface GoalState {
   readonly decisions: readonly { description: string; locked: boolean }[];
   readonly artifacts: readonly { action: 'created' | 'modified' | 'deleted'; path: string }[];
   readonly next?: string;
+  /**
+   * Who set the goal: `user` (`setGoal`, the chat's `/goal`, markers in user messages) or `model`
+   * (a `[GOAL]` marker in a reply, applied as the runtime's `goalMarkers` policy allows). Missing in
+   * states saved before it existed: read as the user's.
+   */
+  readonly setBy?: 'user' | 'model';
 }
 
 /** What the host injects into `compress`: everything a provider needs, nothing global. */

@@ -1,4 +1,5 @@
 import type { ProviderOptions } from '@ollm/core';
+import type { ModelMarkerPolicy } from '../goals/model-marker-policy.js';
 import type { OllmConfigInput } from './config-schema.js';
 
 export type { OllmConfigInput };
@@ -11,6 +12,8 @@ export interface OllmConfig {
   /** Read from OPENAI_API_KEY only; never written anywhere. */
   apiKey?: string;
   contextSize: number;
+  /** Seconds one model call may take, retries included; unset: the client's default (300). */
+  timeout?: number;
   provider: string;
   home: string;
   /** When and how the runtime compacts (`compression` in files written for ollm 0.1 still works). */
@@ -32,6 +35,19 @@ export interface OllmConfig {
   /** Each provider's own options, keyed by provider name; what a provider does not read it ignores. */
   providerOptions: ProviderOptions;
   snapshots: { enabled: boolean; autoCreate: boolean; retain: number };
+  /**
+   * What the model's `[GOAL]` and `[DECISION] … - LOCKED` markers may do (the ContextManager's
+   * `goalMarkers`): `apply-when-unset` (applied only while the user has set no goal; shown either
+   * way), `propose` (shown, never applied), `apply` (applied over the user's goal) or `ignore`.
+   */
+  goals: { modelMarkers: ModelMarkerPolicy };
+  /**
+   * The recovery store's retention (`ollm gc`, docs/recovery.md): entries older than
+   * `maxAgeDays`, then the oldest while the store is over `maxTotalMB`, are deleted, except what
+   * a session's active context or a snapshot still references. `autoCollect`: the chat collects
+   * at start when the store is past either limit.
+   */
+  recovery: { maxAgeDays: number; maxTotalMB: number; autoCollect: boolean };
   /** @deprecated Use `compaction`: the same object under its old name (not enumerated, so not printed). */
   readonly compression: OllmConfig['compaction'];
 }
@@ -59,4 +75,6 @@ export const DEFAULT_OLLM_CONFIG: Omit<OllmConfig, 'home' | 'compression'> = {
   },
   providerOptions: {},
   snapshots: { enabled: true, autoCreate: true, retain: 20 },
+  goals: { modelMarkers: 'apply-when-unset' },
+  recovery: { maxAgeDays: 30, maxTotalMB: 500, autoCollect: true },
 };

@@ -26,6 +26,8 @@ export const ollmConfigSchema = z
     host: z.string().url(),
     baseURL: z.string().url(),
     contextSize: z.number().int().min(512),
+    /** Seconds one model call may take, retries included (unset: the client's 300). */
+    timeout: z.number().positive(),
     provider: z.string().min(1),
     compaction: compactionSection,
     /** @deprecated The old name of `compaction`, still read (a file may use either, or both: `compaction` wins). */
@@ -40,6 +42,22 @@ export const ollmConfigSchema = z
         enabled: z.boolean(),
         autoCreate: z.boolean(),
         retain: z.number().int().min(1),
+      })
+      .partial()
+      .strict(),
+    /** Who may set the goal: what `[GOAL]` / locked `[DECISION]` markers in the model's replies may do. */
+    goals: z
+      .object({
+        modelMarkers: z.enum(['apply-when-unset', 'propose', 'apply', 'ignore']),
+      })
+      .partial()
+      .strict(),
+    /** The recovery store's retention: `ollm gc`, and the chat at start when past a limit. */
+    recovery: z
+      .object({
+        maxAgeDays: z.number().positive(),
+        maxTotalMB: z.number().positive(),
+        autoCollect: z.boolean(),
       })
       .partial()
       .strict(),

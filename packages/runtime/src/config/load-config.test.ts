@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { forgetRegisteredSecrets, redactSecrets, registeredSecrets } from '@ollm/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { InvalidConfigError } from '../errors/invalid-config-error.js';
 import { loadConfig } from './load-config.js';
@@ -13,6 +14,7 @@ function newFolder(): string {
 }
 afterEach(() => {
   for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+  forgetRegisteredSecrets();
 });
 
 describe('loadConfig', () => {
@@ -229,5 +231,35 @@ describe('loadConfig', () => {
     expect(config.compression).toBe(config.compaction);
     expect(Object.keys(config)).not.toContain('compression');
     expect(JSON.stringify(config)).not.toContain('"compression"');
+  });
+
+  it('has recovery retention defaults (30 days, 500 MB, collected at chat start) a file can change, and refuses bad values', async () => {
+    const project = newFolder();
+    const env = { OLLM_HOME: join(project, 'home') };
+    expect((await loadConfig({ cwd: project, env })).config.recovery).toEqual({ maxAgeDays: 30, maxTotalMB: 500, autoCollect: true });
+    writeFileSync(join(project, '.ollmrc.json'), JSON.stringify({ recovery: { maxTotalMB: 50 } }));
+    const loaded = await loadConfig({ cwd: project, env });
+    expect(loaded.config.recovery).toEqual({ maxAgeDays: 30, maxTotalMB: 50, autoCollect: true });
+    expect(loaded.sources['recovery.maxTotalMB']).toBe(join(project, '.ollmrc.json'));
+    for (const body of [{ recovery: { maxAgeDays: 0 } }, { recovery: { maxTotalMB: -1 } }, { recovery: { keep: 1 } }]) {
+      writeFileSync(join(project, '.ollmrc.json'), JSON.stringify(body));
+      const error = await loadConfig({ cwd: project, env }).catch((caught: unknown) => caught);
+      expect(InvalidConfigError.isInstance(error)).toBe(true);
+      expect((error as InvalidConfigError).key).toMatch(/^recovery\./);
+    }
+  });
+
+  it('registers the API key and a server URL password as secrets for the process the moment it reads them', async () => {
+    const project = newFolder();
+    writeFileSync(join(project, '.ollmrc.json'), JSON.stringify({ host: 'http://me:p%40ss-word@127.0.0.1:11434' }));
+    await loadConfig({ cwd: project, env: { OLLM_HOME: join(project, 'home'), OPENAI_API_KEY: 'sk-"registered\\key' } });
+    expect(registeredSecrets()).toEqual(['sk-"registered\\key', 'p%40ss-word', 'p@ss-word']);
+    expect(redactSecrets('key sk-"registered\\key, password p@ss-word')).toBe('key [redacted], password [redacted]');
+  });
+
+  it('warns that a key under 4 characters is redacted only where it stands alone', async () => {
+    const project = newFolder();
+    const { warnings } = await loadConfig({ cwd: project, env: { OLLM_HOME: join(project, 'home'), OPENAI_API_KEY: 'xy' } });
+    expect(warnings).toEqual(['OPENAI_API_KEY is 2 characters long: a key shorter than 4 characters is redacted only where it stands alone, not inside words']);
   });
 });

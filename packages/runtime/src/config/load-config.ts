@@ -6,6 +6,7 @@ import { InvalidConfigError } from '../errors/invalid-config-error.js';
 import { ollmHome } from '../storage/storage-id.js';
 import type { OllmConfigInput } from './config-schema.js';
 import { DEFAULT_OLLM_CONFIG, type OllmConfig } from './config-defaults.js';
+import { registerConfigSecrets } from './register-config-secrets.js';
 
 export interface LoadedConfig {
   readonly config: OllmConfig;
@@ -30,6 +31,8 @@ const USER_FILES = ['config.json', 'config.yaml', 'config.yml'];
  * (module `ollm`: package.json key, `.ollmrc`, `.ollmrc.json|yaml|yml`, `ollm.config.js|mjs|cjs|ts`)
  * < environment (`OLLM_HOST`, `OLLM_MODEL`, `OPENAI_BASE_URL`, `OPENAI_API_KEY`) < flags.
  * Every file is validated; a bad value is an `InvalidConfigError` naming the file and the key.
+ * The API key and the credentials of a server URL are registered as secrets for the process
+ * (`registerConfigSecrets`), so nothing written or printed afterwards holds them.
  */
 export async function loadConfig(options: LoadConfigOptions = {}): Promise<LoadedConfig> {
   const env = options.env ?? process.env;
@@ -84,6 +87,8 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
     compaction: { ...DEFAULT_OLLM_CONFIG.compaction, ...merged.compaction },
     providerOptions: mergeProviderOptions(DEFAULT_OLLM_CONFIG.providerOptions, merged.providerOptions),
     snapshots: { ...DEFAULT_OLLM_CONFIG.snapshots, ...merged.snapshots },
+    goals: { ...DEFAULT_OLLM_CONFIG.goals, ...merged.goals },
+    recovery: { ...DEFAULT_OLLM_CONFIG.recovery, ...merged.recovery },
     ...(env.OPENAI_API_KEY ? { apiKey: env.OPENAI_API_KEY } : {}),
   } as OllmConfig;
   // The deprecated name of the section, for code written against ollm 0.1; not enumerated, so
@@ -92,6 +97,8 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
   for (const key of flattenKeys(DEFAULT_OLLM_CONFIG as OllmConfigInput)) sources[key] ??= 'default';
   sources.home = env.OLLM_HOME ? 'env:OLLM_HOME' : 'default';
   if (env.OPENAI_API_KEY) sources.apiKey = 'env:OPENAI_API_KEY';
+  // The key and URL credentials are secrets from the moment they are read (docs/security.md).
+  warnings.push(...registerConfigSecrets(config));
   return { config, sources, files, warnings };
 }
 
@@ -126,6 +133,8 @@ function mergeConfig(base: OllmConfigInput, next: OllmConfigInput): OllmConfigIn
     compaction: { ...base.compaction, ...next.compaction },
     providerOptions: mergeProviderOptions(base.providerOptions, next.providerOptions),
     snapshots: { ...base.snapshots, ...next.snapshots },
+    goals: { ...base.goals, ...next.goals },
+    recovery: { ...base.recovery, ...next.recovery },
   };
 }
 
@@ -136,8 +145,16 @@ function mergeProviderOptions(base: ProviderOptions = {}, next: ProviderOptions 
   return merged;
 }
 
-function stripNested(config: OllmConfigInput): Omit<OllmConfigInput, 'compaction' | 'compression' | 'snapshots' | 'providerOptions'> {
-  const { compaction: _compaction, compression: _compression, snapshots: _snapshots, providerOptions: _providerOptions, ...rest } = config;
+function stripNested(config: OllmConfigInput): Omit<OllmConfigInput, 'compaction' | 'compression' | 'snapshots' | 'recovery' | 'goals' | 'providerOptions'> {
+  const {
+    compaction: _compaction,
+    compression: _compression,
+    snapshots: _snapshots,
+    recovery: _recovery,
+    goals: _goals,
+    providerOptions: _providerOptions,
+    ...rest
+  } = config;
   return rest;
 }
 

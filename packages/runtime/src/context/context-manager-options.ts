@@ -1,4 +1,5 @@
 import { type LanguageModel, type Logger, type MessageShapeRuleSet, type ProviderOptions, type TokenCounter } from '@ollm/core';
+import type { ModelMarkerPolicy } from '../goals/model-marker-policy.js';
 import type { ProviderRegistry } from '../registry/provider-registry.js';
 import type { SessionHistory } from '../storage/session-history.js';
 import type { SnapshotStore } from '../storage/snapshot-store.js';
@@ -22,6 +23,12 @@ export interface ContextManagerOptions {
   /** The time new messages are stamped with; tests inject one. Default the system clock. */
   readonly clock?: () => Date;
   readonly systemPrompt?: string;
+  /**
+   * What `[GOAL]` and `[DECISION] … - LOCKED` markers in the model's replies may do (config
+   * `goals.modelMarkers`): `apply-when-unset` (default: applied only while no goal of the user's
+   * is set, else reported as a proposal), `propose`, `apply` or `ignore`. `setGoal` is the user's.
+   */
+  readonly goalMarkers?: ModelMarkerPolicy;
   readonly tokens?: TokenCounter;
   /** Where providers are looked up by name. Default: core's default registry. */
   readonly registry?: ProviderRegistry;

@@ -41,7 +41,8 @@ const DEFAULT_PIPELINE = 'fold,goal-aware';
  */
 export class ContextManager {
   readonly events = new ContextEventEmitter();
-  readonly goals = new GoalManager();
+  /** The goal in the system prompt: the user's outranks the model's markers (option `goalMarkers`). */
+  readonly goals: GoalManager;
   readonly tokens: TokenCounter;
   private readonly options: ContextManagerOptions;
   private readonly registry: ProviderRegistry;
@@ -66,6 +67,7 @@ export class ContextManager {
       });
     }
     this.options = options;
+    this.goals = new GoalManager(undefined, options.goalMarkers !== undefined ? { modelMarkers: options.goalMarkers } : {});
     this.replyReserve = resolveReplyReserve(options.contextSize, options.replyReserve);
     this.automaticCompaction = (options.automaticCompaction ?? options.automaticCompression) !== false;
     this.clock = options.clock ?? (() => new Date());
@@ -123,14 +125,19 @@ export class ContextManager {
     return this.conversation.messages;
   }
 
-  /** Adds a message (id and timestamp filled in when missing), records it, and reads goal markers. */
+  /**
+   * Adds a message (id and timestamp filled in when missing), records it, and reads the goal
+   * markers of assistant text: a `[GOAL]` or locked `[DECISION]` there applies only as
+   * `goalMarkers` allows, and each is reported (`goal-proposed`), applied or not.
+   */
   addMessage(message: Omit<Message, 'id'> & { id?: string }): Message {
     const complete: Message = { ...message, id: message.id ?? createMessageId(), timestamp: message.timestamp ?? this.clock().toISOString() };
     this.conversation.add(complete);
     this.options.history?.append(complete, this.tokens.countMessage(complete));
     if (complete.role === 'assistant') {
-      const updates = this.goals.applyAssistantOutput(messageText(complete));
-      if (updates.length > 0) this.events.emit('goal-updated', { description: this.goals.state?.description });
+      const { applied, proposals } = this.goals.applyMarkers(messageText(complete), 'assistant');
+      for (const proposal of proposals) this.events.emit('goal-proposed', proposal);
+      if (applied.length > 0) this.events.emit('goal-updated', { description: this.goals.state?.description });
     }
     return complete;
   }

@@ -1,5 +1,6 @@
 import type { CompactionStats, RemovedContent } from '@ollm/core';
 import type { TruncatedToolResult } from '../context/oversized-tool-results.js';
+import type { GoalProposal } from '../goals/model-marker-policy.js';
 
 /** The payload of `compacted`: one compaction, every stage that changed the context merged into one result. */
 export interface CompactedEvent {
@@ -41,6 +42,8 @@ export interface ContextEvents {
   'snapshot-error': { readonly operation: string; readonly error: Error };
   'auto-snapshot-created': { readonly snapshotId: string };
   'goal-updated': { readonly description: string | undefined };
+  /** A `[GOAL]` or locked `[DECISION]` marker in a reply, applied or not (the `goalMarkers` policy): for the user to see. */
+  'goal-proposed': GoalProposal;
   /** Tool results far over `maxToolResultTokens`, cut before a request carried them (not a compaction). */
   'tool-results-truncated': { readonly results: readonly TruncatedToolResult[] };
 }
