@@ -101,6 +101,27 @@ describe('hostile input: bounded work, exit 2 naming the file and position, noth
       expect(kept.code).toBe(0);
       expect(readFileSync(join(folder.path, 'kept.json'), 'utf8')).toBe(text);
     });
+
+    it.each(['trim', 'fold', 'mask', 'code-aware', 'mask,code-aware,trim'])(
+      'a tool output and call arguments of JSON nested 5,000 deep compact with %s (no stack overflow)',
+      async (provider) => {
+        const deep = nestedObjects(5_000).replace(/ /g, '');
+        const chat = [
+          { role: 'system', content: 'You run tools.' },
+          { role: 'user', content: 'inspect the document' },
+          { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'run', arguments: deep } }] },
+          { role: 'tool', tool_call_id: 'c1', content: deep },
+          { role: 'assistant', content: 'It nests very deep.' },
+          { role: 'user', content: 'thanks' },
+          { role: 'assistant', content: 'You are welcome.' },
+        ];
+        writeFileSync(join(folder.path, 'deep.json'), JSON.stringify(chat));
+        const run = await ollm(['compact', 'deep.json', '--provider', provider, '--limit', '50%', '--out', 'out.json']);
+        expect(run.stderr).not.toContain('Maximum call stack');
+        expect(run.code).toBe(0);
+        expect(JSON.parse(readFileSync(join(folder.path, 'out.json'), 'utf8'))).toHaveLength(chat.length);
+      },
+    );
   });
 
   describe('size', () => {

@@ -1,9 +1,9 @@
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { InvalidTranscriptError } from '@ollm/core';
+import { InvalidTranscriptError, nestsDeeperThan } from '@ollm/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MAX_JSON_NESTING, nestsDeeperThan } from './json/json-nesting.js';
+import { MAX_JSON_NESTING } from './json/json-nesting.js';
 import { orderLike } from './json/order-like.js';
 import { sameJson } from './json/same-json.js';
 import { parseTranscript } from './parse-transcript.js';

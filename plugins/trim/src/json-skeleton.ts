@@ -1,4 +1,4 @@
-import type { TokenCounting } from '@ollm/core';
+import { nestsDeeperThan, type TokenCounting } from '@ollm/core';
 
 /**
  * A compact skeleton of a JSON tool output for a truncation placeholder: the identifiers and
@@ -42,6 +42,8 @@ const MAXIMUM_MISSES = 16;
 const MAXIMUM_ITEMS = 100;
 /** Outputs longer than this keep the head/tail preview: parsing and ranking a huge document is not worth a placeholder's time. */
 const MAXIMUM_DOCUMENT_CHARACTERS = 1_000_000;
+/** Documents nested deeper than this are folded as text (real tool outputs nest a few levels). */
+const MAXIMUM_SKELETON_DEPTH = 64;
 /** Scalars longer than this are never shown (an identifier is short). */
 const MAXIMUM_SCALAR_CHARACTERS = 40;
 /** A first guess of characters per token for JSON full of identifiers; corrected by measuring. */
@@ -106,11 +108,15 @@ export function parseJsonDocument(output: string): unknown {
   const text = output.trim();
   const first = text[0];
   if (first !== '{' && first !== '[') return undefined;
+  let value: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    value = JSON.parse(text) as unknown;
   } catch {
     return undefined;
   }
+  // The skeleton is built recursively: a document nested deeper than any real tool output (a hostile
+  // one, 5,000 levels) is folded as text instead of overflowing the stack.
+  return nestsDeeperThan(value, MAXIMUM_SKELETON_DEPTH) ? undefined : value;
 }
 
 function isIdentifierValue(text: string): boolean {

@@ -1,3 +1,4 @@
+import { nestsDeeperThan } from '@ollm/core';
 import { invalidTranscript } from '../validation/invalid-transcript.js';
 import { lineAndColumn } from './find-json-syntax-error.js';
 
@@ -19,25 +20,6 @@ export function checkJsonNesting(value: unknown, text: string, file: string, fir
     `line ${line + firstLine - 1}, column ${column}`,
     `JSON nested deeper than ${MAX_JSON_NESTING.toLocaleString('en-US')} levels (the limit for a transcript)`,
   );
-}
-
-/** True when arrays and objects in `value` nest more than `limit` levels (the value itself is level 1). Iterative. */
-export function nestsDeeperThan(value: unknown, limit: number): boolean {
-  const values: unknown[] = [value];
-  const depths: number[] = [1];
-  while (values.length > 0) {
-    const current = values.pop();
-    const depth = depths.pop()!;
-    if (current === null || typeof current !== 'object') continue;
-    if (depth > limit) return true;
-    for (const member of Array.isArray(current) ? current : Object.values(current)) {
-      if (member !== null && typeof member === 'object') {
-        values.push(member);
-        depths.push(depth + 1);
-      }
-    }
-  }
-  return false;
 }
 
 /** UTF-16 offset of the first `[` or `{` of valid JSON `text` that opens level `limit + 1` (0 if none does). */

@@ -1,5 +1,6 @@
 import type { Message, MessagePart, MessageRole } from '@ollm/core';
-import { MAX_JSON_NESTING, nestsDeeperThan } from '../json/json-nesting.js';
+import { nestsDeeperThan } from '@ollm/core';
+import { MAX_JSON_NESTING } from '../json/json-nesting.js';
 import { isRecord } from '../json/order-like.js';
 import { setField } from '../json/own-fields.js';
 import { invalidTranscript } from '../validation/invalid-transcript.js';

@@ -1,3 +1,8 @@
+import { nestsDeeperThan } from '@ollm/core';
+
+/** Documents nested deeper than this are read as text (real tool outputs nest a few levels). */
+const MAXIMUM_FACTS_DEPTH = 64;
+
 /** Keys whose values a reader of a JSON tool output comes back to: ids, numbers, amounts, states, dates. */
 const FACT_KEY = /(?:^id$|_id$|_ids$|_number$|^reservation|^user|amount|price|total|balance|^status$|date$|^origin$|^destination$|^name$)/i;
 
@@ -7,11 +12,15 @@ const ID_VALUE = /^(?:[A-Z0-9]{5,10}|[a-z]+(?:_[a-z0-9]+)+_\d+)$/;
 function parseJson(output: string): unknown {
   const trimmed = output.trim();
   if (!(trimmed.startsWith('{') || trimmed.startsWith('['))) return undefined;
+  let value: unknown;
   try {
-    return JSON.parse(trimmed);
+    value = JSON.parse(trimmed);
   } catch {
     return undefined;
   }
+  // Facts are collected recursively: a document nested deeper than any real tool output (a hostile
+  // one, 5,000 levels) is digested as text instead of overflowing the stack.
+  return nestsDeeperThan(value, MAXIMUM_FACTS_DEPTH) ? undefined : value;
 }
 
 function collect(value: unknown, key: string | undefined, facts: string[], max: number): void {
