@@ -1,4 +1,5 @@
 import { DEFAULT_BUDGETS, DEFAULT_CUTS, DEFAULT_STRATEGY_NAMES } from './future-need/defaults.js';
+import { FULL_SPEED_MODE, QUICK_SPEED_MODE, type SpeedMode } from './speed/speed-mode.js';
 
 /** The future-need workload of a run (future-need/): which conversations, cuts, budgets, strategies. */
 export interface FutureNeedMode {
@@ -34,6 +35,8 @@ export interface BenchMode {
   readonly compactScale: number;
   /** Undefined leaves future-need retention out. */
   readonly futureNeed?: FutureNeedMode;
+  /** The speed section (speed/); undefined leaves it out. */
+  readonly speed?: SpeedMode;
 }
 
 export const FULL_MODE: BenchMode = {
@@ -51,6 +54,7 @@ export const FULL_MODE: BenchMode = {
   historyAppends: 200,
   compactScale: 10,
   futureNeed: { strategies: DEFAULT_STRATEGY_NAMES, cuts: DEFAULT_CUTS, budgets: DEFAULT_BUDGETS, maximumTauBenchRuns: 200 },
+  speed: FULL_SPEED_MODE,
 };
 
 export const QUICK_MODE: BenchMode = {
@@ -71,4 +75,5 @@ export const QUICK_MODE: BenchMode = {
   compactScale: 1,
   // CI's smoke run: the 2 SWE-agent trajectories quick mode loads, no tau-bench (about a second).
   futureNeed: { strategies: DEFAULT_STRATEGY_NAMES, cuts: DEFAULT_CUTS, budgets: DEFAULT_BUDGETS, maximumSweAgentFiles: 2, maximumTauBenchRuns: 0 },
+  speed: QUICK_SPEED_MODE,
 };

@@ -6,6 +6,7 @@ import type { FutureNeedReport } from './future-need/report.js';
 import type { GoalAwareSessionResult } from './goal-aware-workload.js';
 import type { MachineDescription } from './machine.js';
 import type { SessionHistoryResult } from './session-history-workload.js';
+import type { SpeedReport } from './speed/speed-report.js';
 import type { ColdCount, IncrementalCost } from './token-accounting-workload.js';
 
 /** Everything one `pnpm bench` run measured: written as JSON, rendered as docs/benchmarks.md. */
@@ -43,4 +44,6 @@ export interface BenchReport {
   readonly compactMemory: CompactMemoryResult;
   /** Future-need retention (future-need/); absent from reports written before it existed. */
   readonly futureNeed?: FutureNeedReport | { readonly skipped: string };
+  /** The speed section (speed/); absent from reports written before it existed. */
+  readonly speed?: SpeedReport | { readonly skipped: string };
 }

@@ -1,15 +1,47 @@
 /**
- * `pnpm bench` (full: bench/results/latest.json, docs/benchmarks.md, docs/benchmarks-tradeoff.svg)
- * and `pnpm bench --quick` (CI's smoke run: bench/results/quick.json, quick.md, quick-tradeoff.svg).
- * Options: `--fixtures DIR` (default ../shared/fixtures when it exists, else fixtures/).
+ * `pnpm bench` (full: bench/results/latest.json, docs/benchmarks.md, docs/benchmarks-tradeoff.svg,
+ * docs/benchmarks-scaling.svg) and `pnpm bench --quick` (CI's smoke run: bench/results/quick.json,
+ * quick.md, quick-tradeoff.svg, quick-scaling.svg).
+ * Options: `--fixtures DIR` (default ../shared/fixtures when it exists, else fixtures/);
+ * `--only speed` or `--only speed:PART,PART` (parts: in-process, processes, live-agent,
+ * scaling, runtime, pinned, cli, hostile): only the speed section, written to
+ * bench/results/partial.json, partial.md and partial-scaling.svg (docs/ untouched);
+ * `--from bench/results/latest.json`: measure nothing, render that report again (its mode decides
+ * where: a full report rewrites docs/), for a change to the renderers.
  */
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import type { BenchReport } from './bench-report.js';
 import { FULL_MODE, QUICK_MODE } from './bench-mode.js';
-import { progress, runBench, writeReport } from './run-bench.js';
+import { progress, runBench, runSpeedOnly, writePartialReport, writeReport } from './run-bench.js';
+import { parseOnly } from './speed/parse-only.js';
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, fixtures: { type: 'string' } } });
-  const report = await runBench(values.quick ? QUICK_MODE : FULL_MODE, values.fixtures);
+  const { values } = parseArgs({
+    options: { quick: { type: 'boolean', default: false }, fixtures: { type: 'string' }, only: { type: 'string' }, from: { type: 'string' } },
+  });
+  if (values.from !== undefined) {
+    const report = JSON.parse(readFileSync(values.from, 'utf8')) as BenchReport;
+    if ((report.mode !== 'full' && report.mode !== 'quick') || !report.compaction) {
+      process.stderr.write(`bench: ${values.from} is not a report of \`pnpm bench\` (full or quick)\n`);
+      process.exit(2);
+    }
+    progress(`rendered again: ${Object.values(writeReport(report)).join(', ')}`);
+    return;
+  }
+  const mode = values.quick ? QUICK_MODE : FULL_MODE;
+  if (values.only !== undefined) {
+    const parts = parseOnly(values.only);
+    if (typeof parts === 'string') {
+      process.stderr.write(`bench: ${parts}\n`);
+      process.exit(2);
+    }
+    const report = await runSpeedOnly(mode, parts, values.fixtures);
+    const files = writePartialReport(report);
+    progress(`done in ${report.durationSeconds.toFixed(0)} s: ${Object.values(files).join(', ')}`);
+    return;
+  }
+  const report = await runBench(mode, values.fixtures);
   const files = writeReport(report);
   progress(`done in ${report.durationSeconds.toFixed(0)} s: ${Object.values(files).join(', ')}`);
 }

@@ -1,6 +1,7 @@
 import { createTokenizer, findIntegrityViolations, findToolPairingProblem, TokenCounter, type Message } from '@ollm/core';
 import type { BenchConversation, FixtureKind } from './fixture-set.js';
 import { median, timeAsync } from './measure.js';
+import { interleavedOrder } from './speed/interleaved-order.js';
 import { measureRetention, probesOf, searchableText } from './retention.js';
 import type { Strategy } from './strategies.js';
 
@@ -14,7 +15,9 @@ export interface CompactionCase {
   readonly tokensBefore: number;
   readonly limit: number;
   readonly tokensAfter: number;
+  /** A new token counter each run, in a warm process (caches that outlive a counter still answer). */
   readonly timeColdMs: number;
+  /** The counts already cached. */
   readonly timeWarmMs: number;
   /** Tool calls and results still paired (core's findToolPairingProblem); the problem if not. */
   readonly pairingProblem?: string;
@@ -42,10 +45,16 @@ function brokenRules(input: readonly Message[], output: readonly Message[], toke
   return [...new Set(findIntegrityViolations(input, result, tokens).map((violation) => violation.rule))];
 }
 
-async function medianTime(strategyRun: ReturnType<Strategy['prepare']>, limit: number, warm: boolean, repetitions: number): Promise<number> {
-  const times: number[] = [];
-  for (let repetition = 0; repetition < repetitions; repetition += 1) times.push(await timeAsync(strategyRun.arm(limit, warm)));
-  return median(times);
+/**
+ * Times every prepared strategy `repetitions` times at `limit`, interleaved: each round runs each
+ * strategy once, the order rotating every round, so no strategy always runs first or after the same one.
+ */
+async function interleavedMedians(prepared: readonly ReturnType<Strategy['prepare']>[], limit: number, warm: boolean, repetitions: number): Promise<number[]> {
+  const times = prepared.map((): number[] => []);
+  for (let round = 0; round < repetitions; round += 1) {
+    for (const index of interleavedOrder(prepared.length, round)) times[index]!.push(await timeAsync(prepared[index]!.arm(limit, warm)));
+  }
+  return times.map((samples) => median(samples));
 }
 
 /** Every strategy at every target on every conversation: time, size, validity and retention. */
@@ -61,17 +70,20 @@ export async function runCompactionWorkload(
     const tokensBefore = tokens.countMessages(input);
     const probes = probesOf(conversation);
     const originalText = searchableText(input);
-    for (const strategy of strategies) {
-      const prepared = strategy.prepare(input);
-      for (const target of options.targets) {
-        const limit = Math.floor(tokensBefore * target);
-        const timeColdMs = await medianTime(prepared, limit, false, options.repetitions);
-        const timeWarmMs = await medianTime(prepared, limit, true, options.repetitions);
-        const output = prepared.output();
+    const prepared = strategies.map((strategy) => strategy.prepare(input));
+    const byStrategy = strategies.map((): CompactionCase[] => []);
+    for (const target of options.targets) {
+      const limit = Math.floor(tokensBefore * target);
+      // All strategies with a fresh counter, then all warm, each interleaved.
+      const coldTimes = await interleavedMedians(prepared, limit, false, options.repetitions);
+      const warmTimes = await interleavedMedians(prepared, limit, true, options.repetitions);
+      for (const [position, strategy] of strategies.entries()) {
+        const run = prepared[position]!;
+        const output = run.output();
         const retention = measureRetention(probes, originalText, searchableText(output));
         const pairingProblem = findToolPairingProblem(input, output);
-        const error = prepared.error();
-        cases.push({
+        const error = run.error();
+        byStrategy[position]!.push({
           conversation: conversation.id,
           kind: conversation.kind,
           strategy: strategy.name,
@@ -80,8 +92,8 @@ export async function runCompactionWorkload(
           tokensBefore,
           limit,
           tokensAfter: tokens.countMessages(output),
-          timeColdMs,
-          timeWarmMs,
+          timeColdMs: coldTimes[position]!,
+          timeWarmMs: warmTimes[position]!,
           ...(pairingProblem ? { pairingProblem } : {}),
           brokenRules: brokenRules(input, output, tokens),
           probesAvailable: retention.available,
@@ -93,6 +105,8 @@ export async function runCompactionWorkload(
         });
       }
     }
+    // Strategy by strategy, each at every target, as the tables list them.
+    cases.push(...byStrategy.flat());
     options.onConversation?.(index + 1, conversations.length);
   }
   return cases;

@@ -22,3 +22,11 @@ export function timeSync(operation: () => unknown): number {
   operation();
   return millisecondsSince(start);
 }
+
+/** Milliseconds one call takes; a call that returns a promise is timed until it settles. */
+export async function timeCall(call: () => unknown): Promise<number> {
+  const start = process.hrtime.bigint();
+  const result = call();
+  if (result instanceof Promise) await result;
+  return millisecondsSince(start);
+}

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { QUICK_MODE, type BenchMode } from './bench-mode.js';
 import { runBench, writeReport } from './run-bench.js';
+import { QUICK_SPEED_MODE } from './speed/speed-mode.js';
 import { REPOSITORY_FIXTURES } from './test-fixtures.js';
 
 // The quick mode's workloads, smaller still: one SWE-agent trajectory and two tau-bench runs.
@@ -16,6 +17,19 @@ const TINY: BenchMode = {
   goalAwareTurns: 30,
   historySizes: [10, 100],
   historyAppends: 5,
+  speed: {
+    ...QUICK_SPEED_MODE,
+    rounds: 1,
+    liveRounds: 1,
+    scalingSizes: [3_000, 6_000],
+    scalingRounds: 1,
+    runtimeSizes: [10, 100],
+    runtimeTurns: 5,
+    pinnedTurns: 30,
+    cliRounds: 1,
+    hostileRepeated: [2_000],
+    hostileNestedDepths: [50],
+  },
 };
 
 const root = mkdtempSync(join(tmpdir(), 'ollm-bench-test-'));
@@ -32,16 +46,23 @@ describe('quick mode on one tiny fixture', () => {
     expect(report.tokenAccounting.incremental.sizes.map((size) => size.messages)).toEqual([10, 100]);
 
     const strategies = new Set(report.compaction.summaries.map((summary) => summary.strategy));
-    expect([...strategies]).toEqual(expect.arrayContaining(['fold', 'trim', 'mask', 'code-aware', 'mask,code-aware,trim', 'ai-sdk pruneMessages']));
+    expect([...strategies]).toEqual(
+      expect.arrayContaining(['fold', 'trim', 'mask', 'code-aware', 'mask,code-aware,trim', 'ai-sdk pruneMessages', 'ai-sdk pruneMessages (ladder to budget)']),
+    );
     expect([...strategies].filter((name) => name.startsWith('langchain trimMessages'))).toHaveLength(2);
-    // 3 conversations x 8 strategies x 3 targets (50%, 25%, 10%).
-    expect(report.compaction.cases).toHaveLength(3 * 8 * 3);
+    // 3 conversations x 9 strategies x 3 targets (50%, 25%, 10%).
+    expect(report.compaction.cases).toHaveLength(3 * 9 * 3);
     for (const entry of report.compaction.cases) {
       expect(entry.tokensAfter).toBeLessThanOrEqual(entry.tokensBefore);
       if (entry.family === 'ollm') expect(entry.brokenRules).toEqual([]);
     }
     expect(report.compaction.largest.conversation).toMatch(/^django__django-/);
-    expect(report.compaction.largest.cases).toHaveLength(8 * 3);
+    expect(report.compaction.largest.cases).toHaveLength(9 * 3);
+    // The ladder aims at each target (it reaches 50% on the trajectory) and keeps calls and results paired.
+    const ladder = report.compaction.cases.filter((candidate) => candidate.strategy.includes('ladder') && candidate.kind === 'swe-agent');
+    expect(ladder.map((entry) => entry.target)).toEqual([0.5, 0.25, 0.1]);
+    expect(ladder[0]!.tokensAfter).toBeLessThanOrEqual(ladder[0]!.limit);
+    for (const entry of ladder) expect(entry.pairingProblem).toBeUndefined();
 
     if ('skipped' in report.goalAware) throw new Error(`goal-aware skipped: ${report.goalAware.skipped}`);
     expect(report.goalAware.map((session) => [session.pipeline, session.turns])).toEqual([['goal-aware', 30]]);
@@ -62,6 +83,50 @@ describe('quick mode on one tiny fixture', () => {
       'langchain trimMessages (startOn human/ai)',
     ]);
 
+    // The speed section: every part ran on the one trajectory (spawned parts need the built CLI and bench).
+    if (!report.speed || 'skipped' in report.speed) throw new Error('speed was not measured');
+    const speed = report.speed;
+    expect(speed.conversations.map((conversation) => conversation.id)).toEqual([report.compaction.largest.conversation]);
+    // 7 contenders with a fresh counter, 5 of them warm too; one conversation.
+    expect(speed.inProcess!.cases.filter((entry) => entry.mode === 'fresh')).toHaveLength(7);
+    expect(speed.inProcess!.cases.filter((entry) => entry.mode === 'warm').map((entry) => entry.contender)).toEqual([
+      'trim',
+      'mask,code-aware,trim',
+      'fold',
+      'langchain-cached',
+      'ai-sdk-ladder',
+    ]);
+    for (const entry of speed.inProcess!.cases) {
+      expect(entry.error).toBeUndefined();
+      expect(entry.samples).toHaveLength(1);
+    }
+    expect(speed.liveAgent!.cases.map((entry) => [entry.contender, entry.error])).toEqual([
+      ['trim', undefined],
+      ['mask,code-aware,trim', undefined],
+      ['fold', undefined],
+      ['langchain-cached', undefined],
+    ]);
+    // Quick mode's process contenders, each in a cold and in a fresh (warmed) process.
+    expect(speed.processes!.cases.map((entry) => `${entry.kind} ${entry.contender}`).sort()).toEqual(
+      ['trim', 'mask,code-aware,trim', 'fold', 'floor'].flatMap((name) => [`cold ${name}`, `fresh ${name}`]).sort(),
+    );
+    expect([...new Set(speed.scaling!.points.map((point) => point.mode))].sort()).toEqual(['fresh', 'warm']);
+    expect(speed.scaling!.points.every((point) => point.tokens >= 3_000)).toBe(true);
+    expect(speed.runtimeTurns!.sizes.map((size) => [size.activeMessages >= 10, size.compactions])).toEqual([
+      [true, 0],
+      [true, 0],
+    ]);
+    expect(speed.pinnedOverflow!.turns).toBe(30);
+    expect(speed.cliStartup!.commands.map((command) => command.name)).toEqual([
+      'node -e 0',
+      'ollm --help',
+      'ollm compact --provider trim',
+      'ollm compact (default provider)',
+      'ollm compact --provider mask,code-aware,trim',
+    ]);
+    expect(speed.hostile!.inputs.map((input) => input.name)).toEqual(['repeated-2k', 'nested-50']);
+    expect(speed.hostile!.runs).toHaveLength(2 * 4);
+
     const files = writeReport(report, root);
     expect(files.json).toBe(join(root, 'bench', 'results', 'quick.json'));
     expect(JSON.parse(readFileSync(files.json, 'utf8')).mode).toBe('quick');
@@ -72,6 +137,11 @@ describe('quick mode on one tiny fixture', () => {
     expect(markdown).toContain('(quick-tradeoff.svg)');
     expect(markdown).toMatch(/## 5\. Future-need retention[\s\S]*<!-- recorded: future-need -->[\s\S]*\| mask,code-aware,trim \| 6\/6 \|/);
     expect(markdown).toContain('(quick-future-need.svg)');
+    expect(markdown).toMatch(
+      /## 6\. Speed: ratios from one run[\s\S]*\| Done when \(issue 15\) \| target \| measured \| met \|[\s\S]*## 7\. Reading the comparison/,
+    );
+    expect(markdown).toContain('(quick-scaling.svg)');
+    expect(readFileSync(files.scalingChart!, 'utf8')).toMatch(/^<svg [^>]*>[\s\S]*<polyline[\s\S]*<\/svg>\n$/);
     expect(files.futureNeedChart).toBe(join(root, 'bench', 'results', 'quick-future-need.svg'));
     expect(readFileSync(files.futureNeedChart!, 'utf8')).toMatch(/^<svg [^>]*>[\s\S]*<polyline[\s\S]*<\/svg>\n$/);
     expect(readFileSync(files.chart, 'utf8')).toMatch(/^<svg [^>]*>[\s\S]*<circle[\s\S]*<\/svg>\n$/);

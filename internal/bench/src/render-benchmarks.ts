@@ -4,6 +4,7 @@ import type { CompactionCase } from './compaction-workload.js';
 import { median } from './measure.js';
 import { futureNeedSection } from './future-need/section.js';
 import { renderNotes } from './render-notes.js';
+import { renderSpeedSection } from './speed/render-speed.js';
 import { retentionByKindTable } from './retention-by-kind.js';
 import { formatMilliseconds, formatNumber, formatPercent, markdownTable } from './markdown-table.js';
 
@@ -18,7 +19,7 @@ function compactionTable(summaries: readonly CompactionSummary[]): string {
     [
       'strategy',
       'target',
-      'ms cold',
+      'ms new counter',
       'ms warm',
       'tokens after',
       'at or under limit',
@@ -45,7 +46,7 @@ function compactionTable(summaries: readonly CompactionSummary[]): string {
 
 function largestTable(cases: readonly CompactionCase[]): string {
   return markdownTable(
-    ['strategy', 'target', 'ms cold', 'ms warm', 'tokens after', 'valid', 'retention', 'lost probes'],
+    ['strategy', 'target', 'ms new counter', 'ms warm', 'tokens after', 'valid', 'retention', 'lost probes'],
     cases.map((entry) => [
       entry.strategy,
       formatPercent(entry.target),
@@ -118,14 +119,14 @@ function compactionSection(report: BenchReport): string[] {
     `Each transcript is compacted to ${compaction.targets.map((target) => `${Math.round(target * 100)}%`).join(', ')} of its own tokens, all strategies in one process on the same messages. ` +
       'ollm: `compactWith` (host validation included), providers from a `ProviderRegistry` (`fold` is the default of `ollm compact`; pipelines such as `mask,code-aware,trim` through `registry.get`), no `logdir` (nothing written to disk). ' +
       'LangChain.js: `trimMessages({ strategy: "last", includeSystem: true, allowPartial: false, startOn })` with core\'s `TokenCounter` as `tokenCounter`; messages converted as ChatOpenAI represents them (AIMessage `tool_calls`, ToolMessage). ' +
-      'AI SDK: `pruneMessages({ reasoning: "all", toolCalls: "before-last-message", emptyMessages: "remove" })` on `ModelMessage[]`; it has no token target, so its row shows what it reaches. ' +
+      'AI SDK: `pruneMessages({ reasoning: "all", toolCalls: "before-last-message", emptyMessages: "remove" })` on `ModelMessage[]` is a filter with no token target (its row shows what it reaches), and **driven to the budget** (the ladder of section 5: least pruning first, the first setting whose output fits). ' +
       'Every output is converted back and counted with core\'s counter; "valid" means core\'s integrity rules (`findIntegrityViolations`: tool pairing, system/user/pinned messages unchanged, order, not larger, and the `openai` message shape: nothing empty, results right after their call) all hold.',
     '',
   );
   lines.push(
-    '**ms cold**: a fresh token counter per run, so the input is tokenised inside the timed call (conversion to LangChain / AI SDK messages is outside it). ' +
+    "**ms new counter**: a new token counter per run (conversion to LangChain / AI SDK messages is outside the timed call), in a process that has run everything before: core's content cache, shared per tokenizer, and the providers' own caches still answer for texts counted before. Section 6 times a fresh process (nothing of the conversation cached) and a cold one. " +
       '**ms warm**: the counts are already cached, as in a live session where each message was counted when it arrived (LangChain: the counter caches by message id across calls). ' +
-      `Times are medians over conversations of ${compaction.repetitions === 1 ? 'one run each' : `the median of ${compaction.repetitions} runs each`}.`,
+      `Strategies are timed interleaved (each round runs each once, the order rotating); times are medians over conversations of ${compaction.repetitions === 1 ? 'one run each' : `the median of ${compaction.repetitions} runs each`}. Section 6 has the speed comparison proper.`,
     '',
   );
   lines.push(
@@ -265,6 +266,7 @@ export function renderBenchmarks(report: BenchReport): string {
     ...goalAwareSection(report),
     ...storageSection(report),
     ...futureNeedSection(5, report.futureNeed ?? { skipped: 'not measured by this run' }, FUTURE_NEED_CHART),
+    ...renderSpeedSection(6, report.speed),
     ...renderNotes(report),
   ];
   return `${lines.join('\n').trimEnd()}\n`;

@@ -29,7 +29,7 @@ function share(part: number, whole: number): string {
 
 /** What the tables cannot say by themselves; the counts come from the report. */
 export function renderNotes(report: BenchReport): string[] {
-  const lines = ['## 6. Reading the comparison', ''];
+  const lines = ['## 7. Reading the comparison', ''];
   const human = find(report, 'swe-agent', 0.5, 'langchain trimMessages (startOn human)');
   const humanOrAi = find(report, 'swe-agent', 0.5, 'langchain trimMessages (startOn human/ai)');
   const prune = find(report, 'swe-agent', 0.5, 'ai-sdk pruneMessages');

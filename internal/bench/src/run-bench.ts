@@ -19,6 +19,10 @@ import { median, timeSync } from './measure.js';
 import { FUTURE_NEED_CHART, renderBenchmarks } from './render-benchmarks.js';
 import { measureSessionHistory } from './session-history-workload.js';
 import { createStrategies } from './strategies.js';
+import { renderScalingChart } from './speed/scaling-chart.js';
+import { runSpeedWorkloads } from './speed/run-speed.js';
+import { SCALING_CHART, renderSpeedSection } from './speed/render-speed.js';
+import type { SpeedPart, SpeedReport } from './speed/speed-report.js';
 import { measureColdCounts, measureIncrementalCost } from './token-accounting-workload.js';
 import { renderTradeoffChart } from './tradeoff-chart.js';
 
@@ -60,9 +64,7 @@ async function runFutureNeedWorkload(
   return futureNeedReport(chosen, fixtures, mode.futureNeed);
 }
 
-export async function runBench(mode: BenchMode, fixtureFolder?: string): Promise<BenchReport> {
-  const started = process.hrtime.bigint();
-  const machine = describeMachine();
+async function loadModeFixtures(mode: BenchMode, fixtureFolder: string | undefined) {
   const location = fixtureFolder ? { folder: resolve(fixtureFolder), origin: 'given' as const } : defaultFixtureFolder();
   const set = await loadFixtures({
     ...location,
@@ -71,8 +73,25 @@ export async function runBench(mode: BenchMode, fixtureFolder?: string): Promise
   });
   const conversations = allConversations(set);
   if (conversations.length === 0) throw new Error(`No SWE-agent or tau-bench transcripts under ${location.folder}.`);
+  return { set, conversations };
+}
+
+async function runSpeed(
+  mode: BenchMode,
+  conversations: readonly BenchConversation[],
+  folder: string,
+  parts?: ReadonlySet<SpeedPart>,
+): Promise<BenchReport['speed']> {
+  if (!mode.speed) return { skipped: `not part of ${mode.name} mode` };
+  return runSpeedWorkloads(mode.speed, { conversations, folder, progress, ...(parts ? { parts } : {}) });
+}
+
+export async function runBench(mode: BenchMode, fixtureFolder?: string): Promise<BenchReport> {
+  const started = process.hrtime.bigint();
+  const machine = describeMachine();
+  const { set, conversations } = await loadModeFixtures(mode, fixtureFolder);
   const pool = conversations.flatMap((conversation) => conversation.messages);
-  progress(`${mode.name} mode: ${conversations.length} conversations, ${pool.length} messages from ${location.folder}`);
+  progress(`${mode.name} mode: ${conversations.length} conversations, ${pool.length} messages from ${set.folder}`);
 
   progress('token accounting');
   const coldCounts = measureColdCounts(set, mode.coldCountRepetitions);
@@ -121,6 +140,8 @@ export async function runBench(mode: BenchMode, fixtureFolder?: string): Promise
   progress(`ollm compact memory (${mode.compactScale}x ${largest.conversation.id})`);
   const compactMemory = measureCompactMemory(largest.conversation, mode.compactScale);
 
+  const speed = await runSpeed(mode, conversations, set.folder);
+
   return {
     mode: mode.name,
     date: new Date().toISOString(),
@@ -145,8 +166,68 @@ export async function runBench(mode: BenchMode, fixtureFolder?: string): Promise
     sessionHistory,
     compactMemory,
     futureNeed,
+    speed,
   };
 }
+
+/** What `--only speed[:PART,…]` measured: the speed section alone. */
+export interface PartialBenchReport {
+  readonly mode: BenchReport['mode'];
+  readonly date: string;
+  readonly durationSeconds: number;
+  readonly machine: BenchReport['machine'];
+  readonly fixtures: { readonly folder: string; readonly origin: BenchReport['fixtures']['origin'] };
+  readonly speed: BenchReport['speed'];
+}
+
+/** Only the speed section (all of it, or the parts named): for working on it without the minutes the rest takes. */
+export async function runSpeedOnly(mode: BenchMode, parts: ReadonlySet<SpeedPart>, fixtureFolder?: string): Promise<PartialBenchReport> {
+  const started = process.hrtime.bigint();
+  const machine = describeMachine();
+  const { set, conversations } = await loadModeFixtures(mode, fixtureFolder);
+  progress(`${mode.name} mode, speed only (${[...parts].join(', ')}): ${conversations.length} conversations from ${set.folder}`);
+  const speed = await runSpeed(mode, conversations, set.folder, parts);
+  return {
+    mode: mode.name,
+    date: new Date().toISOString(),
+    durationSeconds: Number(process.hrtime.bigint() - started) / 1e9,
+    machine,
+    fixtures: { folder: set.folder, origin: set.origin },
+    speed,
+  };
+}
+
+function measuredSpeed(speed: BenchReport['speed']): SpeedReport | undefined {
+  return speed !== undefined && !('skipped' in speed) ? speed : undefined;
+}
+
+function scalingChartOf(speed: SpeedReport): string | undefined {
+  if (!speed.scaling) return undefined;
+  return renderScalingChart(speed.scaling.points, new Map(speed.contenders.map((contender) => [contender.name, contender.label] as const)));
+}
+
+/** A partial run never touches docs/: bench/results/partial.json, partial.md and partial-scaling.svg. */
+export function writePartialReport(report: PartialBenchReport, root = REPOSITORY_ROOT): { json: string; markdown: string; chart?: string } {
+  const results = join(root, 'bench', 'results');
+  mkdirSync(results, { recursive: true });
+  const files = { json: join(results, 'partial.json'), markdown: join(results, 'partial.md'), chart: join(results, 'partial-scaling.svg') };
+  writeFileSync(files.json, `${JSON.stringify(report, rounded, 1)}\n`);
+  const header = [
+    '# Benchmarks (partial run)',
+    '',
+    `\`--only\` run (${report.mode} mode, ${Math.round(report.durationSeconds)} s) on ${report.date}; load average at the start ${report.machine.loadAverage.join(' / ')}. Fixtures: \`${report.fixtures.folder}\`.`,
+    '',
+  ];
+  writeFileSync(files.markdown, `${[...header, ...renderSpeedSection(1, report.speed, 'partial-scaling.svg')].join('\n').trimEnd()}\n`);
+  const speed = measuredSpeed(report.speed);
+  const chart = speed ? scalingChartOf(speed) : undefined;
+  if (!chart) return { json: files.json, markdown: files.markdown };
+  writeFileSync(files.chart, chart);
+  return files;
+}
+
+// Four decimals are more than the timer's noise; the file stays reviewable in a diff.
+const rounded = (_key: string, value: unknown) => (typeof value === 'number' && !Number.isInteger(value) ? Math.round(value * 1e4) / 1e4 : value);
 
 export interface WrittenFiles {
   readonly json: string;
@@ -154,6 +235,8 @@ export interface WrittenFiles {
   readonly chart: string;
   /** Future-need retention against budget, when the run measured it. */
   readonly futureNeedChart?: string;
+  /** The speed section's scaling plot, when the run measured it. */
+  readonly scalingChart?: string;
 }
 
 /** Full mode regenerates docs/; quick mode writes beside its JSON and leaves docs/ alone. */
@@ -162,28 +245,36 @@ export function writeReport(report: BenchReport, root = REPOSITORY_ROOT): Writte
   mkdirSync(results, { recursive: true });
   const quick = report.mode === 'quick';
   const measuredFutureNeed = report.futureNeed !== undefined && !('skipped' in report.futureNeed) ? report.futureNeed : undefined;
+  const speed = measuredSpeed(report.speed);
+  const scalingChart = speed ? scalingChartOf(speed) : undefined;
   const files: WrittenFiles = quick
     ? {
         json: join(results, 'quick.json'),
         markdown: join(results, 'quick.md'),
         chart: join(results, 'quick-tradeoff.svg'),
         ...(measuredFutureNeed ? { futureNeedChart: join(results, 'quick-future-need.svg') } : {}),
+        ...(scalingChart ? { scalingChart: join(results, 'quick-scaling.svg') } : {}),
       }
     : {
         json: join(results, 'latest.json'),
         markdown: join(root, 'docs', 'benchmarks.md'),
         chart: join(root, 'docs', 'benchmarks-tradeoff.svg'),
         ...(measuredFutureNeed ? { futureNeedChart: join(root, 'docs', FUTURE_NEED_CHART) } : {}),
+        ...(scalingChart ? { scalingChart: join(root, 'docs', SCALING_CHART) } : {}),
       };
-  // Four decimals are more than the timer's noise; the file stays reviewable in a diff.
-  const rounded = (_key: string, value: unknown) => (typeof value === 'number' && !Number.isInteger(value) ? Math.round(value * 1e4) / 1e4 : value);
   writeFileSync(files.json, `${JSON.stringify(report, rounded, 1)}\n`);
   const markdown = renderBenchmarks(report);
   writeFileSync(
     files.markdown,
-    quick ? markdown.replace('(benchmarks-tradeoff.svg)', '(quick-tradeoff.svg)').replace(`(${FUTURE_NEED_CHART})`, '(quick-future-need.svg)') : markdown,
+    quick
+      ? markdown
+          .replace('(benchmarks-tradeoff.svg)', '(quick-tradeoff.svg)')
+          .replace(`(${FUTURE_NEED_CHART})`, '(quick-future-need.svg)')
+          .replace(`(${SCALING_CHART})`, '(quick-scaling.svg)')
+      : markdown,
   );
   writeFileSync(files.chart, renderTradeoffChart(report.compaction.summaries));
   if (measuredFutureNeed && files.futureNeedChart) writeFileSync(files.futureNeedChart, renderFutureNeedChart(measuredFutureNeed.summaries));
+  if (scalingChart && files.scalingChart) writeFileSync(files.scalingChart, scalingChart);
   return files;
 }

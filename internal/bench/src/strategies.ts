@@ -7,6 +7,7 @@ import fold from '@ollm/plugin-fold';
 import goalAware from '@ollm/plugin-goal-aware';
 import mask from '@ollm/plugin-mask';
 import trim from '@ollm/plugin-trim';
+import { aiSdkLadderStrategy } from './future-need/peer-ladder.js';
 import { fromLangChainMessages, toLangChainMessages } from './langchain-messages.js';
 import { langChainTokenCounter, langChainTrim, type LangChainStart } from './langchain-trim.js';
 import { fromModelMessages, toModelMessages } from './model-messages.js';
@@ -137,7 +138,10 @@ const aiSdkStrategy: Strategy = {
   },
 };
 
-/** ollm's rule-based providers (registered by name, as the CLI does) and the two competitors. */
+/**
+ * ollm's rule-based providers (registered by name, as the CLI does) and the two competitors:
+ * LangChain with either `startOn`, the AI SDK as a filter (no target) and driven to the budget.
+ */
 export function createStrategies(): Strategy[] {
   const registry = createBenchRegistry();
   return [
@@ -145,5 +149,6 @@ export function createStrategies(): Strategy[] {
     langChainStrategy('human'),
     langChainStrategy('human-or-ai'),
     aiSdkStrategy,
+    aiSdkLadderStrategy,
   ];
 }

@@ -47,6 +47,19 @@ describe('the AI SDK pruneMessages ladder', () => {
     }
   });
 
+  it('finds by binary search the rung a walk from the top finds', async () => {
+    const conversation = await repositoryConversation('django__django-11999');
+    const converted = toModelMessages(conversation.messages);
+    const count = modelMessageCounter(indexById(conversation.messages), o200k());
+    const total = count(converted);
+    const ladder = pruneLadder(converted.length);
+    for (const share of [0.9, 0.6, 0.45, 0.3, 0.2]) {
+      const budget = Math.floor(total * share);
+      const walked = ladder.findIndex((setting) => count(pruneMessages({ messages: converted, ...setting })) <= budget);
+      expect(pruneToBudget(converted, budget, count).rung).toBe(walked === -1 ? ladder.length - 1 : walked);
+    }
+  });
+
   it('returns the most aggressive rung, over budget, when none fits', async () => {
     const { messages } = await repositoryConversation('django__django-11999');
     const prefix = cutAfter(messages, 0.5)!.prefix;

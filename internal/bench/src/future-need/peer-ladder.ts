@@ -1,8 +1,9 @@
 import { pruneMessages, type ModelMessage } from 'ai';
-import type { Message, TokenCounter } from '@ollm/core';
+import { TokenCounter, createTokenizer, type Message } from '@ollm/core';
 import { fromModelMessages, toModelMessages } from '../model-messages.js';
 import { indexById } from '../original-fields.js';
-import { counterFor, type Strategy } from '../strategies.js';
+// Type only: the cold-process probe loads this module without the ollm providers strategies.js imports.
+import type { Strategy } from '../strategies.js';
 
 /** The settings of `pruneMessages` (ai 6: `reasoning`, `toolCalls`, `emptyMessages`). */
 export type PruneSetting = Required<Omit<Parameters<typeof pruneMessages>[0], 'messages'>>;
@@ -37,17 +38,36 @@ export interface LadderResult {
   readonly fits: boolean;
 }
 
-/** Walks the ladder from the top and stops at the first (least pruning) output within `budget`. */
+/**
+ * The first (least pruning) rung whose output is within `budget`. Each rung prunes everything the
+ * rung above it prunes and more, so the outputs shrink rung by rung and a binary search finds the
+ * rung a walk from the top would (log2 of the rungs instead of half of them: pruneMessages is
+ * linear in the conversation, so a walk would be quadratic). If none fits, the last rung's output.
+ */
 export function pruneToBudget(messages: ModelMessage[], budget: number, count: (messages: ModelMessage[]) => number): LadderResult {
   const ladder = pruneLadder(messages.length);
-  let last: LadderResult | undefined;
-  for (const [rung, setting] of ladder.entries()) {
-    const pruned = pruneMessages({ messages, ...setting });
-    const tokens = count(pruned);
-    last = { messages: pruned, rung, setting, tokens, fits: tokens <= budget };
-    if (last.fits) return last;
+  const tried = new Map<number, LadderResult>();
+  const at = (rung: number): LadderResult => {
+    let result = tried.get(rung);
+    if (!result) {
+      const setting = ladder[rung]!;
+      const pruned = pruneMessages({ messages, ...setting });
+      const tokens = count(pruned);
+      result = { messages: pruned, rung, setting, tokens, fits: tokens <= budget };
+      tried.set(rung, result);
+    }
+    return result;
+  };
+  let low = 0;
+  let high = ladder.length - 1;
+  if (!at(high).fits) return at(high);
+  // Invariant: rung `high` fits; every rung below `low` does not.
+  while (low < high) {
+    const middle = Math.floor((low + high) / 2);
+    if (at(middle).fits) high = middle;
+    else low = middle + 1;
   }
-  return last!;
+  return at(high);
 }
 
 /**
@@ -85,9 +105,12 @@ export const aiSdkLadderStrategy: Strategy = {
     const originals = indexById(messages);
     const converted = toModelMessages(messages);
     let result: LadderResult | undefined;
+    // Warm runs share one counter (its counts by shape kept across runs), as a live application would.
+    let warmCount: ((messages: ModelMessage[]) => number) | undefined;
+    const newCount = () => modelMessageCounter(originals, new TokenCounter(createTokenizer('o200k_base')));
     return {
-      arm(limit) {
-        const count = modelMessageCounter(originals, counterFor(messages, false));
+      arm(limit, warm) {
+        const count = warm ? (warmCount ??= newCount()) : newCount();
         return async () => {
           result = pruneToBudget(converted, limit, count);
         };

@@ -30,7 +30,7 @@ export function futureNeedBlock(report: FutureNeedReport, chartFile: string): st
       report.strategies.some((strategy) => strategy.family === 'ollm') &&
         'ollm: the pipeline through a `ProviderRegistry` and `compactWith` with `config.limit` = the budget.',
       report.strategies.some((strategy) => strategy.family === 'AI SDK') &&
-        'AI SDK: `pruneMessages` driven to the budget — a ladder from least to most pruning (`reasoning: "all"`; then `toolCalls: "before-last-N-messages"` for N from the message count down to 2; then `"before-last-message"`; then `"all"`; `emptyMessages: "remove"` throughout), the first rung whose output fits; if none fits, the last rung, over budget.',
+        'AI SDK: `pruneMessages` driven to the budget — a ladder from least to most pruning (`reasoning: "all"`; then `toolCalls: "before-last-N-messages"` for N from the message count down to 2; then `"before-last-message"`; then `"all"`; `emptyMessages: "remove"` throughout), the first rung whose output fits (found by a binary search: each rung prunes what the one above it does and more); if none fits, the last rung, over budget.',
       report.strategies.some((strategy) => strategy.family === 'LangChain.js') &&
         'LangChain.js: `trimMessages({ strategy: "last", includeSystem: true, allowPartial: false, startOn })` with core\'s counter as `tokenCounter` (`startOn` in the row\'s name).',
     ]

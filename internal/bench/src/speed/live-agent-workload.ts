@@ -1,0 +1,122 @@
+import type { BaseMessage } from '@langchain/core/messages';
+import { compactWith, type ContextProvider, type Message, type TokenCounter } from '@ollm/core';
+import { toLangChainMessages } from '../langchain-messages.js';
+import { langChainTokenCounter, langChainTrim } from '../langchain-trim.js';
+import { median } from '../measure.js';
+import { indexById } from '../original-fields.js';
+import type { SpeedConversation } from './in-process-workload.js';
+import { timeInterleaved, type TimedParticipant } from './interleaved-timing.js';
+import { freshTurnCopy, splitLastTurn } from './next-turn.js';
+import { freshCounter, warmCounter } from './speed-contender.js';
+
+/** The name of LangChain's participant: trimMessages with a cached counter on the whole conversation. */
+export const LIVE_AGENT_PEER = 'langchain-cached';
+
+/** One participant of the live-agent case on one conversation. */
+export interface LiveAgentCase {
+  readonly conversation: string;
+  /** Tokens of the whole conversation (history and the new turn). */
+  readonly tokensBefore: number;
+  readonly historyMessages: number;
+  readonly turnMessages: number;
+  readonly contender: string;
+  readonly medianMs: number;
+  readonly samples: readonly number[];
+  readonly error?: string;
+}
+
+export interface LiveAgentOptions {
+  readonly rounds: number;
+  readonly budget: number;
+  readonly onConversation?: (done: number, total: number) => void;
+}
+
+/**
+ * ollm in a live agent: the history was compacted before (untimed), its counts are cached, and
+ * one more turn arrived (counted on arrival, untimed); the whole conversation is compacted again.
+ * Every round brings a turn no cache has seen (`freshTurnCopy`), one per participant.
+ */
+function ollmParticipant(
+  name: string,
+  provider: ContextProvider,
+  history: readonly Message[],
+  turn: readonly Message[],
+  budget: number,
+): TimedParticipant & { setUp(): Promise<void> } {
+  let tokens: TokenCounter | undefined;
+  let round = 0;
+  return {
+    name,
+    async setUp() {
+      tokens = warmCounter(history);
+      await compactWith(provider, history, { config: { limit: Math.floor(tokens.countMessages(history) * budget) }, context: { tokens } });
+    },
+    arm() {
+      const counter = tokens!;
+      const conversation = [...history, ...freshTurnCopy(turn, `${name} ${(round += 1)}`)];
+      const limit = Math.floor(counter.countMessages(conversation) * budget);
+      return () => compactWith(provider, conversation, { config: { limit }, context: { tokens: counter } });
+    },
+  };
+}
+
+/** LangChain: trimMessages on the whole conversation, every message's count already cached by id. */
+function langChainParticipant(history: readonly Message[], turn: readonly Message[], budget: number): TimedParticipant {
+  const originals = indexById(history);
+  const convertedHistory = toLangChainMessages(history);
+  const counter = langChainTokenCounter(freshCounter(), originals, new Map<string, number>());
+  counter(convertedHistory);
+  let round = 0;
+  return {
+    name: LIVE_AGENT_PEER,
+    arm() {
+      const copy = freshTurnCopy(turn, `${LIVE_AGENT_PEER} ${(round += 1)}`);
+      for (const message of copy) originals.set(message.id, message);
+      const conversation: BaseMessage[] = [...convertedHistory, ...toLangChainMessages(copy)];
+      const limit = Math.floor(counter(conversation) * budget);
+      return () => langChainTrim(conversation, limit, counter, 'human-or-ai');
+    },
+  };
+}
+
+/** The live-agent case on each conversation: ollm's pipelines and LangChain, interleaved. */
+export async function measureLiveAgent(
+  conversations: readonly SpeedConversation[],
+  pipelines: readonly { readonly name: string; readonly provider: ContextProvider }[],
+  options: LiveAgentOptions,
+): Promise<LiveAgentCase[]> {
+  const cases: LiveAgentCase[] = [];
+  for (const [index, conversation] of conversations.entries()) {
+    const { history, turn } = splitLastTurn(conversation.messages);
+    const ollm = pipelines.map(({ name, provider }) => ollmParticipant(name, provider, history, turn, options.budget));
+    const setUpErrors = new Map<string, string>();
+    for (const participant of ollm) {
+      try {
+        await participant.setUp();
+      } catch (error) {
+        setUpErrors.set(participant.name, error instanceof Error ? error.message : String(error));
+      }
+    }
+    const participants: TimedParticipant[] = [
+      ...ollm.filter((participant) => !setUpErrors.has(participant.name)),
+      langChainParticipant(history, turn, options.budget),
+    ];
+    const times = await timeInterleaved(participants, { rounds: options.rounds });
+    for (const name of [...pipelines.map((pipeline) => pipeline.name), LIVE_AGENT_PEER]) {
+      const entry = times.get(name);
+      const error = setUpErrors.get(name) ?? entry?.error;
+      cases.push({
+        conversation: conversation.id,
+        tokensBefore: conversation.tokens,
+        historyMessages: history.length,
+        turnMessages: turn.length,
+        contender: name,
+        medianMs: median(entry?.samples ?? []),
+        samples: entry?.samples ?? [],
+        ...(error !== undefined ? { error } : {}),
+      });
+    }
+    options.onConversation?.(index + 1, conversations.length);
+  }
+  return cases;
+}

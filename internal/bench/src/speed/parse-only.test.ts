@@ -1,0 +1,15 @@
+import { describe, expect, it } from 'vitest';
+import { parseOnly } from './parse-only.js';
+import { SPEED_PARTS } from './speed-report.js';
+
+describe('parseOnly', () => {
+  it('takes the whole speed section or a list of its parts', () => {
+    expect(parseOnly('speed')).toEqual(new Set(SPEED_PARTS));
+    expect(parseOnly('speed:scaling, cli')).toEqual(new Set(['scaling', 'cli']));
+  });
+
+  it('says what is wrong with anything else', () => {
+    expect(parseOnly('compaction')).toMatch(/--only takes "speed"/);
+    expect(parseOnly('speed:scaling,warp')).toBe('unknown speed part warp (parts: in-process, processes, live-agent, scaling, runtime, pinned, cli, hostile)');
+  });
+});

@@ -1,0 +1,90 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPOSITORY_ROOT } from '../fixture-set.js';
+import { interleavedOrder } from './interleaved-order.js';
+
+/** The probe a new process runs: the built one, also when the bench itself runs from its sources (tests). */
+export const FIRST_CALL_SCRIPT = join(REPOSITORY_ROOT, 'internal', 'bench', 'dist', 'speed', 'first-call.js');
+
+/**
+ * `cold`: a new process's first compaction (nothing compiled, tables loaded inside it).
+ * `fresh`: a new process that compacted another transcript first, then this one: the code
+ * compiled, but nothing of this conversation in any cache (the truly fresh counter).
+ */
+export type ProcessKind = 'cold' | 'fresh';
+
+export interface ProcessTranscript {
+  readonly id: string;
+  /** The transcript file and its format, as the child reads it. */
+  readonly path: string;
+  readonly format: string;
+  readonly tokens: number;
+}
+
+/** One contender's first compaction of a transcript in a new `node` process. */
+export interface ProcessCase {
+  readonly conversation: string;
+  readonly tokensBefore: number;
+  readonly contender: string;
+  readonly kind: ProcessKind;
+  /** Loading the contender's modules and @ollm/transcripts. */
+  readonly importMs?: number;
+  /** The first run on this transcript, fresh counter. */
+  readonly firstCallMs?: number;
+  /** A second run in the same process. */
+  readonly secondCallMs?: number;
+  readonly error?: string;
+}
+
+export interface ProcessOptions {
+  readonly budget: number;
+  readonly timeoutSeconds: number;
+  /** The transcript a `fresh` process compacts first (another one, never the one measured). */
+  readonly warmUpFor: (transcript: ProcessTranscript) => ProcessTranscript;
+  readonly onConversation?: (done: number, total: number) => void;
+}
+
+interface FirstCallOutput {
+  importMs: number;
+  firstCallMs: number;
+  secondCallMs: number;
+}
+
+function spawnProbe(contender: string, transcript: ProcessTranscript, budget: number, warmUp: ProcessTranscript | undefined, timeoutSeconds: number) {
+  const limit = (entry: ProcessTranscript) => String(Math.floor(entry.tokens * budget));
+  const args = [FIRST_CALL_SCRIPT, contender, transcript.path, transcript.format, limit(transcript), ...(warmUp ? [warmUp.path, limit(warmUp)] : [])];
+  return spawnSync(process.execPath, args, { encoding: 'utf8', timeout: timeoutSeconds * 1000, maxBuffer: 16 * 2 ** 20 });
+}
+
+/**
+ * A probe per contender, kind and transcript, each a new process: for each transcript the cold
+ * ones, then the fresh ones, the contenders' order rotating from one transcript to the next.
+ */
+export function measureProcesses(transcripts: readonly ProcessTranscript[], contenders: readonly string[], options: ProcessOptions): ProcessCase[] {
+  const cases: ProcessCase[] = [];
+  const kinds: readonly ProcessKind[] = ['cold', 'fresh'];
+  for (const [index, transcript] of transcripts.entries()) {
+    for (const kind of kinds) {
+      for (const position of interleavedOrder(contenders.length, index)) {
+        const contender = contenders[position]!;
+        const base = { conversation: transcript.id, tokensBefore: transcript.tokens, contender, kind };
+        if (!existsSync(FIRST_CALL_SCRIPT)) {
+          cases.push({ ...base, error: `${FIRST_CALL_SCRIPT} is not built (pnpm --filter @ollm/bench build)` });
+          continue;
+        }
+        const run = spawnProbe(contender, transcript, options.budget, kind === 'fresh' ? options.warmUpFor(transcript) : undefined, options.timeoutSeconds);
+        const line = run.stdout?.trim().split('\n').pop();
+        if (run.status !== 0 || !line) {
+          const why = run.error ? run.error.message : `exit ${run.status}${run.signal ? ` (${run.signal})` : ''}: ${(run.stderr ?? '').trim().slice(-300)}`;
+          cases.push({ ...base, error: why });
+          continue;
+        }
+        const output = JSON.parse(line) as FirstCallOutput;
+        cases.push({ ...base, importMs: output.importMs, firstCallMs: output.firstCallMs, secondCallMs: output.secondCallMs });
+      }
+    }
+    options.onConversation?.(index + 1, transcripts.length);
+  }
+  return cases;
+}
