@@ -1,11 +1,16 @@
 import { isCheckpointMessage, withParts, type Message, type TokenCounting } from '@ollm/core';
-import { foldedPiece, referenceTag, type FoldedPiece } from './digest/reference.js';
-import { describeActions, glossaryText, runDigestText } from './digest/run-digest.js';
-import { coveredNames, extractIdentifiers } from './identifiers/extract-identifiers.js';
+import { countingIdentity, type CountingIdentity } from './cache/counting-identity.js';
+import { cachedCount, cachedListedName, cachedNameCost, foldCaches } from './cache/fold-caches.js';
+import { messageFacts, type MessageFacts } from './cache/message-facts.js';
+import { referenceTag, type FoldedPiece } from './digest/reference.js';
+import { namesListTokens, type NameFollower } from './digest/names-list-tokens.js';
+import { GLOSSARY_LEAD, RUN_NAMES_LEAD, describeActionList, glossaryText, runDigestHead, runDigestText } from './digest/run-digest.js';
+import { savedFormPiece } from './digest/saved-form.js';
+import { coveredNames } from './identifiers/extract-identifiers.js';
 import { NameIndex } from './identifiers/name-index.js';
-import { visibleText } from './identifiers/visible-text.js';
-import { foldTurn, savedForm, type FoldedTurn, type FoldLevel, type FoldTurnContext } from './turns/fold-turn.js';
+import type { FoldedTurn, FoldLevel } from './turns/fold-turn.js';
 import { splitTurns, type Turn } from './turns/split-turns.js';
+import { TurnEntry, type RenderContext } from './turns/turn-entry.js';
 import type { ResolvedFoldOptions } from './fold-options.js';
 
 /** Tokens a run digest costs before its names: the tag, the count of steps and actions, the message. */
@@ -37,86 +42,182 @@ function isFixedMessage(message: Message): boolean {
   return message.pinned === true || message.role === 'system' || message.role === 'user' || isCheckpointMessage(message);
 }
 
-/** The working state: a level per turn, each turn's rendering per level cached, and the running total. */
+/** The names the fixed messages show, one set per list of fixed messages: choices made against it are checked faster. */
+function sharedAlwaysVisible(fixed: readonly MessageFacts[], build: () => ReadonlySet<string>): ReadonlySet<string> {
+  let key = 'always-visible';
+  for (const fact of fixed) key += `/${fact.key}`;
+  let names = foldCaches.alwaysVisible.get(key);
+  if (names === undefined) {
+    names = build();
+    let bytes = key.length;
+    for (const name of names) bytes += name.length + 16;
+    foldCaches.alwaysVisible.set(key, names, bytes);
+  }
+  return names;
+}
+
+/** A turn as this call uses it at one level: the (cached) rendering with this call's messages, and the ids of the names it shows. */
+interface CallRendering {
+  readonly folded: FoldedTurn;
+  readonly tokens: number;
+  readonly visibleIds: Int32Array;
+}
+
+const NO_IDS = new Int32Array(0);
+const DROPPED: CallRendering = { folded: { messages: [], pieces: [] }, tokens: 0, visibleIds: NO_IDS };
+
+/** What a turn's cache key starts with: the counting identity and the options its renderings depend on. */
+function turnKeyPrefix(identity: CountingIdentity, options: ResolvedFoldOptions): string {
+  const { minOutputTokens, minCallTokens, maxDigestNames, maxCallNames, maxLineNames, lineCharacters } = options;
+  return `${identity.id}/${minOutputTokens}/${minCallTokens}/${maxDigestNames}/${maxCallNames}/${maxLineNames}/${lineCharacters}`;
+}
+
+/** The turn's cached entry (by its messages' content keys), or a new one, kept for later calls. */
+function turnEntry(prefix: string, originals: readonly Message[], facts: readonly MessageFacts[]): TurnEntry {
+  let key = prefix;
+  for (const fact of facts) key += `/${fact.key}`;
+  let entry = foldCaches.turns.get(key);
+  if (entry === undefined) {
+    entry = new TurnEntry(originals, facts);
+    // The renderings hold digests and one-liners of the turn: a few times less than its saved form.
+    let bytes = key.length + 1_024;
+    for (const fact of facts) bytes += fact.size;
+    foldCaches.turns.set(key, entry, bytes);
+  }
+  return entry;
+}
+
+/**
+ * The working state of one call: a level per turn, each turn's rendering per level (from the
+ * turn's cached entry) and the running total. Names are counted by id (the index's), in arrays.
+ */
 class FoldState {
   readonly turns: Turn[];
+  readonly entries: TurnEntry[];
   readonly levels: FoldLevel[];
-  private readonly renderings: Map<FoldLevel, FoldedTurn>[];
+  private readonly renderings: Map<FoldLevel, CallRendering>[];
+  /** Per turn: the ids of every name its original messages mention. */
+  private readonly nameIds: Int32Array[];
   /** Tokens of the messages fold never edits: no output is smaller. */
   readonly fixedTokens: number;
   private turnTokens: number[];
-  private readonly visibleCache = new Map<FoldedTurn, Set<string>>();
-  private readonly nameTokens = new Map<string, number>();
-  private readonly namesCache = new Map<number, Set<string>>();
+  /** By name id: tokens one more name costs in a list, -1 until counted. */
+  private readonly nameTokens: Float64Array;
+  private readonly runPieces = new Map<string, { piece: FoldedPiece; actions: string }>();
+  private readonly written = new Map<string, number>();
+  private readonly bases = new Map<number, number>();
   // Kept up by deltas as turns change level, so each estimate costs O(1), not a pass over all names.
   private turnTotal = 0;
   private runCount = 0;
-  private readonly visibleCount = new Map<string, number>();
-  private readonly heldCount = new Map<string, number>();
+  /** By name id: turns (not fixed) that show the name at their level now. */
+  private readonly visibleCount: Int32Array;
+  /** By name id: turns at level 2 or more whose original messages held the name. */
+  private readonly heldCount: Int32Array;
   private lostCost = 0;
 
   constructor(
     readonly messages: readonly Message[],
-    readonly context: FoldTurnContext,
+    readonly facts: readonly MessageFacts[],
+    fixedAt: readonly boolean[],
+    readonly context: RenderContext & { readonly index: NameIndex },
+    readonly identity: CountingIdentity,
   ) {
-    this.turns = splitTurns(messages, (index) => isFixedMessage(messages[index]!));
+    const { index } = context;
+    this.turns = splitTurns(messages, (position) => fixedAt[position]!);
+    const prefix = turnKeyPrefix(identity, context.options);
+    this.entries = this.turns.map((turn) =>
+      turnEntry(
+        prefix,
+        this.originals(turn),
+        turn.positions.map((position) => facts[position]!),
+      ),
+    );
     this.levels = this.turns.map(() => 0);
     this.renderings = this.turns.map(() => new Map());
+    this.nameIds = this.entries.map((entry, turn) => (this.turns[turn]!.fixed ? NO_IDS : index.idsOf(entry.names())));
+    this.nameTokens = new Float64Array(index.size).fill(-1);
+    this.visibleCount = new Int32Array(index.size);
+    this.heldCount = new Int32Array(index.size);
     let fixed = 0;
-    this.turnTokens = this.turns.map((turn) => {
-      const count = this.context.tokens.countMessages(turn.positions.map((position) => messages[position]!));
+    this.turnTokens = this.turns.map((turn, position) => {
+      const count = this.entries[position]!.tokens(context.tokens);
       if (turn.fixed) fixed += count;
       return turn.fixed ? 0 : count;
     });
     this.fixedTokens = fixed;
     this.turnTotal = this.turnTokens.reduce((sum, count) => sum + count, 0);
-    this.turns.forEach((turn, index) => {
-      if (!turn.fixed) for (const name of this.namesOf(index)) this.visibleCount.set(name, (this.visibleCount.get(name) ?? 0) + 1);
-    });
+    for (const ids of this.nameIds) for (const id of ids) this.visibleCount[id]!++;
   }
 
-  private isLost(name: string): boolean {
-    return (this.heldCount.get(name) ?? 0) > 0 && (this.visibleCount.get(name) ?? 0) === 0 && !this.context.index.alwaysVisible.has(name);
+  private isLost(id: number): boolean {
+    return this.heldCount[id]! > 0 && this.visibleCount[id] === 0 && this.context.index.alwaysVisibleIds[id] === 0;
   }
 
-  private count(counts: Map<string, number>, names: Iterable<string>, delta: number): void {
-    for (const name of names) {
-      const before = this.isLost(name);
-      counts.set(name, (counts.get(name) ?? 0) + delta);
-      const after = this.isLost(name);
-      if (before !== after) this.lostCost += after ? this.nameCost(name) : -this.nameCost(name);
+  private count(counts: Int32Array, ids: Int32Array, delta: number): void {
+    for (let position = 0; position < ids.length; position++) {
+      const id = ids[position]!;
+      const before = this.isLost(id);
+      counts[id]! += delta;
+      const after = this.isLost(id);
+      if (before !== after) this.lostCost += after ? this.nameCost(id) : -this.nameCost(id);
     }
   }
 
-  originals(turn: number): Message[] {
-    return this.turns[turn]!.positions.map((position) => this.messages[position]!);
+  originals(turn: Turn | number): Message[] {
+    const { positions } = typeof turn === 'number' ? this.turns[turn]! : turn;
+    return positions.map((position) => this.messages[position]!);
   }
 
   /** The turn at `level`; a level that would not make the turn smaller renders as the level below it. */
-  rendering(turn: number, level: FoldLevel): FoldedTurn {
+  rendering(turn: number, level: FoldLevel): CallRendering {
     const cached = this.renderings[turn]!.get(level);
     if (cached) return cached;
-    let rendered = foldTurn(this.originals(turn), level, this.context);
-    if (level > 0 && level < 4) {
+    const entry = this.entries[turn]!;
+    let rendered: CallRendering;
+    if (level === 0) {
+      rendered = { folded: { messages: this.originals(turn), pieces: [] }, tokens: entry.tokens(this.context.tokens), visibleIds: this.nameIds[turn]! };
+    } else if (level === 4) {
+      rendered = DROPPED;
+    } else {
+      const cachedRendering = entry.rendering(level, this.context);
       const below = this.rendering(turn, (level - 1) as FoldLevel);
-      if (this.context.tokens.countMessages(rendered.messages) >= this.context.tokens.countMessages(below.messages)) rendered = below;
+      rendered =
+        cachedRendering.tokens >= below.tokens
+          ? below
+          : {
+              folded: this.adopted(turn, cachedRendering.folded),
+              tokens: cachedRendering.tokens,
+              visibleIds: this.context.index.idsOf(cachedRendering.visibleNames()),
+            };
     }
     this.renderings[turn]!.set(level, rendered);
     return rendered;
   }
 
+  /**
+   * A cached rendering with this call's messages in place of the equal ones it was made from
+   * (a level leaves some messages as they were), so what is kept is the caller's own objects.
+   */
+  private adopted(turn: number, folded: FoldedTurn): FoldedTurn {
+    const cachedOriginals = this.entries[turn]!.originals;
+    const positions = this.turns[turn]!.positions;
+    if (positions.every((position, offset) => this.messages[position] === cachedOriginals[offset])) return folded;
+    const messages = folded.messages.map((message, offset) => (message === cachedOriginals[offset] ? this.messages[positions[offset]!]! : message));
+    return { messages, pieces: folded.pieces };
+  }
+
   cost(turn: number, level: FoldLevel): number {
-    return level === 4 ? 0 : this.context.tokens.countMessages(this.rendering(turn, level).messages);
+    return level === 4 ? 0 : this.rendering(turn, level).tokens;
   }
 
   apply(step: Step): void {
     const { turn, level } = step;
     const previous = this.levels[turn]!;
     if (previous >= level) return;
-    this.count(this.visibleCount, this.visibleNames(turn, previous), -1);
-    if (previous < 2 && level >= 2) this.count(this.heldCount, this.namesOf(turn), 1);
+    this.count(this.visibleCount, this.rendering(turn, previous).visibleIds, -1);
+    if (previous < 2 && level >= 2) this.count(this.heldCount, this.nameIds[turn]!, 1);
     this.levels[turn] = level;
-    this.count(this.visibleCount, this.visibleNames(turn, level), 1);
+    this.count(this.visibleCount, this.rendering(turn, level).visibleIds, 1);
     const tokens = this.cost(turn, level);
     this.turnTotal += tokens - this.turnTokens[turn]!;
     this.turnTokens[turn] = tokens;
@@ -126,51 +227,109 @@ class FoldState {
     }
   }
 
-  /** Every identifier the turn's original messages mention. */
-  namesOf(turn: number): Set<string> {
-    let names = this.namesCache.get(turn);
-    if (names === undefined) {
-      names = new Set<string>();
-      for (const position of this.turns[turn]!.positions) for (const name of this.context.index.namesOf(position).keys()) names.add(name);
-      this.namesCache.set(turn, names);
-    }
-    return names;
+  /** The ids of every identifier the turn's original messages mention. */
+  nameIdsOf(turn: number): Int32Array {
+    return this.nameIds[turn]!;
   }
 
-  /** Identifiers a turn still shows at `level` (its level now by default). */
-  visibleNames(turn: number, level: FoldLevel = this.levels[turn]!): Set<string> {
-    if (level === 0 || level === 4) return level === 0 ? this.namesOf(turn) : new Set();
-    const rendered = this.rendering(turn, level);
-    let names = this.visibleCache.get(rendered);
-    if (names === undefined) {
-      names = new Set(rendered.messages.flatMap((message) => [...extractIdentifiers(visibleText(message)).keys()]));
-      this.visibleCache.set(rendered, names);
-    }
-    return names;
+  /** Tokens of the messages fold never edits and of the turns at their levels: the output but its run digests. */
+  keptTokens(): number {
+    return this.fixedTokens + this.turnTotal;
   }
 
   /** Names folded turns held that nothing kept shows (system and user messages, kept turns), best first. */
   lostNames(): string[] {
-    const visible = new Set<string>(this.context.index.alwaysVisible);
-    const held = new Set<string>();
-    this.turns.forEach((turn, index) => {
-      if (turn.fixed) return;
-      for (const name of this.visibleNames(index)) visible.add(name);
-      if (this.levels[index]! >= 2) for (const name of this.namesOf(index)) held.add(name);
+    const { index } = this.context;
+    // In order of first appearance among the folded turns, as ties are broken by it.
+    const lost: string[] = [];
+    const listed = new Uint8Array(index.size);
+    this.turns.forEach((turn, position) => {
+      if (turn.fixed || this.levels[position]! < 2) return;
+      for (const id of this.nameIds[position]!) {
+        if (listed[id] === 1 || !this.isLost(id)) continue;
+        listed[id] = 1;
+        lost.push(index.nameOf(id));
+      }
     });
-    const lost = [...held].filter((name) => !visible.has(name));
     const covered = coveredNames(lost);
-    return this.context.index.rank(lost.filter((name) => !covered.has(name)));
+    return index.rank(covered.size === 0 ? lost : lost.filter((name) => !covered.has(name)));
   }
 
   /** Tokens one more name costs in a list (`, name`). */
-  nameCost(name: string): number {
-    let cost = this.nameTokens.get(name);
-    if (cost === undefined) {
-      cost = this.context.tokens.countText(`, ${name}`);
-      this.nameTokens.set(name, cost);
+  nameCost(id: number): number {
+    let cost = this.nameTokens[id]!;
+    if (cost < 0) {
+      const name = this.context.index.nameOf(id);
+      cost = cachedNameCost(this.identity, name, () => this.context.tokens.countText(`, ${name}`));
+      this.nameTokens[id] = cost;
     }
     return cost;
+  }
+
+  /** `nameCost` of a name the conversation mentions. */
+  nameCostOf(name: string): number {
+    const id = this.context.index.idOf(name);
+    return id === -1 ? this.context.tokens.countText(`, ${name}`) : this.nameCost(id);
+  }
+
+  /** The piece saving a run of dropped turns, and what its steps did. */
+  runPiece(run: readonly number[]): { piece: FoldedPiece; actions: string } {
+    const key = `${run[0]}-${run.at(-1)}`;
+    let found = this.runPieces.get(key);
+    if (found === undefined) {
+      const facts = run.flatMap((turn) => this.entries[turn]!.facts);
+      const firstId = this.messages[this.turns[run[0]!]!.positions[0]!]!.id;
+      const actions = describeActionList(
+        run.flatMap((turn) => this.entries[turn]!.actions()),
+        MAX_RUN_ACTIONS,
+      );
+      found = { piece: savedFormPiece(firstId, 'turns', facts), actions };
+      this.runPieces.set(key, found);
+    }
+    return found;
+  }
+
+  /** Tokens of ` name` and what follows it in a list, kept per counting identity. */
+  private readonly listedName = (name: string, follower: NameFollower): number =>
+    cachedListedName(this.identity, name, follower, () => this.context.tokens.countText(` ${name}${follower}`));
+
+  /** Tokens of `lead` and then `names` as a list (`lead a, b, c`), from the names' own counts when they add up. */
+  listTokens(lead: string, names: readonly string[]): number | undefined {
+    if (!this.identity.exactSegments) return undefined;
+    const listed = namesListTokens(names, '', this.listedName);
+    return listed === undefined ? undefined : this.textTokens(lead) + listed;
+  }
+
+  /** Tokens of a text written for this call (counted once per call). */
+  textTokens(text: string): number {
+    let count = this.written.get(text);
+    if (count === undefined) {
+      count = this.context.tokens.countText(text);
+      this.written.set(text, count);
+    }
+    return count;
+  }
+
+  /**
+   * Tokens of a run digest: the message at `anchor` with `text` (`head`, then `names` listed) as its
+   * only part. With core's counter, a message costs its overhead and name, and then its parts.
+   */
+  digestTokens(anchor: number, head: string, names: readonly string[], text: string, digest: Message): number {
+    if (this.identity.exactSegments) {
+      const listed = names.length === 0 ? this.textTokens(text) : this.listTokens(`${head}${RUN_NAMES_LEAD}`, names);
+      if (listed !== undefined) return this.messageBase(anchor) + listed;
+    }
+    return cachedCount(`${this.identity.id} digest ${this.facts[anchor]!.key} ${text}`, () => this.context.tokens.countMessage(digest));
+  }
+
+  /** Tokens of the message at `position` with no parts: its overhead and name. */
+  private messageBase(position: number): number {
+    let count = this.bases.get(position);
+    if (count === undefined) {
+      count = this.context.tokens.countMessage(withParts(this.messages[position]!, []));
+      this.bases.set(position, count);
+    }
+    return count;
   }
 
   /** Maximal runs of consecutive dropped turns (a kept or fixed turn ends a run). */
@@ -188,7 +347,6 @@ class FoldState {
     return runs;
   }
 
-  /** The total before names are added to run digests, estimated for the digests' own text. */
   /**
    * The total before the names list, estimated for the digests' own text; `namesRoom` adds what
    * the names folded turns held would cost, up to that many tokens (the list is cut to fit after).
@@ -210,7 +368,7 @@ function plannedSteps(state: FoldState, keepRecent: number, withLimit: boolean):
   const referredLater = (turn: number): number => {
     const last = state.turns[turn]!.positions.at(-1)!;
     let count = 0;
-    for (const name of state.namesOf(turn)) if (state.context.index.laterMentions(name, last) > 0) count++;
+    for (const id of state.nameIdsOf(turn)) if (state.context.index.mentionedAfterId(id, last)) count++;
     return count;
   };
   const byValue = old
@@ -254,28 +412,29 @@ interface Assembly {
 /**
  * The output: kept turns as rendered, each run of dropped turns as one digest in place of its first
  * assistant message. The first digest lists the names folded turns held that nothing kept shows,
- * best first, as many as fit in `limit`.
+ * best first, as many as fit in `limit`. Its tokens are the kept turns' (known per turn) and the
+ * digests'.
  */
 function assemble(state: FoldState, limit: number | undefined, bare = false): Assembly {
   const { messages, context } = state;
-  const byPosition = new Map<number, Message | undefined>();
+  const slots: (Message | undefined)[] = messages.slice();
   const pieces: FoldedPiece[] = [];
   state.turns.forEach((turn, index) => {
-    const rendered = state.levels[index] === 0 ? undefined : state.rendering(index, state.levels[index]!);
-    if (rendered) pieces.push(...rendered.pieces);
-    turn.positions.forEach((position, offset) => byPosition.set(position, rendered ? rendered.messages[offset] : messages[position]));
+    const level = state.levels[index]!;
+    if (level === 0) return;
+    const rendered = state.rendering(index, level).folded;
+    pieces.push(...rendered.pieces);
+    turn.positions.forEach((position, offset) => (slots[position] = rendered.messages[offset]));
   });
 
   const runs = state.runs().map((run) => {
-    const originals = run.flatMap((turn) => state.originals(turn));
-    const piece = foldedPiece(originals[0]!.id, 'turns', savedForm(originals));
+    const { piece, actions } = state.runPiece(run);
     const anchor = run.flatMap((turn) => state.turns[turn]!.positions).find((position) => messages[position]!.role === 'assistant');
-    for (const turn of run) for (const position of state.turns[turn]!.positions) byPosition.set(position, undefined);
     pieces.push(piece);
     // Bare: not even the digests fit. A run is then left out, unless that would put two user
     // turns side by side (model APIs refuse that): such a run keeps its reference alone.
     const minimal = bare && betweenUserTurns(state, run);
-    return { run, piece, anchor: bare && !minimal ? undefined : anchor, minimal, actions: describeActions(originals, MAX_RUN_ACTIONS) };
+    return { run, piece, anchor: bare && !minimal ? undefined : anchor, minimal, actions };
   });
   const glossaryRun = runs.find((run) => run.anchor !== undefined && !run.minimal);
   // Without a dropped run, the names go at the end of the oldest folded turn's assistant message.
@@ -284,45 +443,51 @@ function assemble(state: FoldState, limit: number | undefined, bare = false): As
       ? state.turns.findIndex((turn, index) => state.levels[index]! >= 2 && turn.positions.some((position) => messages[position]!.role === 'assistant'))
       : -1;
   const glossaryPosition = glossaryTurn === -1 ? undefined : state.turns[glossaryTurn]!.positions.find((position) => messages[position]!.role === 'assistant');
-  const glossaryBase = glossaryPosition === undefined ? undefined : byPosition.get(glossaryPosition);
+  const glossaryBase = glossaryPosition === undefined ? undefined : slots[glossaryPosition];
   let listed: string[] = [];
 
-  const output = (): Message[] => {
+  const output = (): { messages: Message[]; tokens: number } => {
+    let tokens = state.keptTokens();
     for (const run of runs) {
       if (run.anchor === undefined) continue;
-      const names = run === glossaryRun ? listed : [];
-      const text = run.minimal ? referenceTag(run.piece) : runDigestText(referenceTag(run.piece), run.run.length, run.actions, names);
-      byPosition.set(run.anchor, withParts(messages[run.anchor]!, [{ type: 'text', text }]));
+      const names = run.minimal || run !== glossaryRun ? [] : listed;
+      const head = run.minimal ? referenceTag(run.piece) : runDigestHead(referenceTag(run.piece), run.run.length, run.actions);
+      const text = names.length > 0 ? runDigestText(referenceTag(run.piece), run.run.length, run.actions, names) : head;
+      const digest = withParts(messages[run.anchor]!, [{ type: 'text', text }]);
+      slots[run.anchor] = digest;
+      tokens += state.digestTokens(run.anchor, head, names, text, digest);
     }
     if (glossaryPosition !== undefined && glossaryBase !== undefined) {
-      byPosition.set(
-        glossaryPosition,
-        listed.length === 0 ? glossaryBase : withParts(glossaryBase, [...glossaryBase.parts, { type: 'text', text: glossaryText(listed) }]),
-      );
+      if (listed.length === 0) slots[glossaryPosition] = glossaryBase;
+      else {
+        const withNames = withParts(glossaryBase, [...glossaryBase.parts, { type: 'text', text: glossaryText(listed) }]);
+        slots[glossaryPosition] = withNames;
+        // With core's counter the names part costs its text; otherwise the message is counted again.
+        tokens += state.listTokens(GLOSSARY_LEAD, listed) ?? context.tokens.countMessage(withNames) - context.tokens.countMessage(glossaryBase);
+      }
     }
-    return [...byPosition.entries()].sort((a, b) => a[0] - b[0]).flatMap(([, message]) => (message ? [message] : []));
+    const result: Message[] = [];
+    for (const message of slots) if (message !== undefined) result.push(message);
+    return { messages: result, tokens };
   };
 
   let result = output();
-  let total = context.tokens.countMessages(result);
-  if (limit !== undefined && (glossaryRun !== undefined || glossaryBase !== undefined) && total < limit) {
+  if (limit !== undefined && (glossaryRun !== undefined || glossaryBase !== undefined) && result.tokens < limit) {
     // Names best first while the estimate fits; then the exact count decides.
-    let room = limit - total;
+    let room = limit - result.tokens;
     for (const name of state.lostNames()) {
-      const cost = state.nameCost(name);
+      const cost = state.nameCostOf(name);
       if (cost > room) continue;
       listed.push(name);
       room -= cost;
     }
     result = output();
-    total = context.tokens.countMessages(result);
-    while (total > limit && listed.length > 0) {
+    while (result.tokens > limit && listed.length > 0) {
       listed = listed.slice(0, listed.length - Math.ceil(listed.length / 16));
       result = output();
-      total = context.tokens.countMessages(result);
     }
   }
-  return { messages: result, pieces, tokens: total };
+  return { messages: result.messages, pieces, tokens: result.tokens };
 }
 
 /**
@@ -335,8 +500,20 @@ export function foldConversation(
   tokens: TokenCounting,
   options: ResolvedFoldOptions,
 ): FoldedConversation {
-  const index = new NameIndex(messages, (position) => isFixedMessage(messages[position]!));
-  const state = new FoldState(messages, { tokens, index, options });
+  const identity = countingIdentity(tokens);
+  const facts = messages.map(messageFacts);
+  const fixedAt = messages.map(isFixedMessage);
+  const index = new NameIndex(
+    messages,
+    (position) => fixedAt[position]!,
+    (position) => facts[position]!.names,
+    (build) =>
+      sharedAlwaysVisible(
+        facts.filter((_, position) => fixedAt[position]),
+        build,
+      ),
+  );
+  const state = new FoldState(messages, facts, fixedAt, { tokens, index, options, identity }, identity);
   // The system and user messages alone over the limit: no output fits. What fold may edit is then
   // compacted by the ratio asked (limit / total), so the newest turns and the names stay in view.
   if (limit !== undefined && state.fixedTokens > limit) {

@@ -1,18 +1,29 @@
-import { saveRemovedContent, type CompactionWarning, type ContextProviderV2, type RemovedContent } from '@ollm/core';
+import { saveRemovedContent, type CompactionWarning, type ContextProviderV2, type RemovedContent, type TokenCounting } from '@ollm/core';
+import { countingIdentity } from './cache/counting-identity.js';
+import { cachedCount } from './cache/fold-caches.js';
 import { foldConversation } from './fold-conversation.js';
 import { resolveFoldOptions, type FoldOptions } from './fold-options.js';
 import type { FoldedPiece } from './digest/reference.js';
+import { savedFormTokens } from './digest/saved-form.js';
 
 export const FOLD_PROVIDER_NAME = 'fold';
 
-function saveAll(pieces: readonly FoldedPiece[], logdir: string | undefined, count: (text: string) => number): RemovedContent[] {
+/** Tokens of a piece as it was, counted once per content (a saved form of messages: per message). */
+function pieceTokens(piece: FoldedPiece, tokens: TokenCounting): number {
+  const identity = countingIdentity(tokens);
+  return cachedCount(`${identity.id} piece ${piece.sha256}`, () =>
+    piece.saved === undefined ? tokens.countText(piece.content) : savedFormTokens(piece.saved, () => piece.content, tokens, identity),
+  );
+}
+
+function saveAll(pieces: readonly FoldedPiece[], logdir: string | undefined, tokens: TokenCounting): RemovedContent[] {
   const seen = new Set<string>();
   const removed: RemovedContent[] = [];
   for (const piece of pieces) {
     if (seen.has(piece.sha256)) continue;
     seen.add(piece.sha256);
     const path = logdir === undefined ? undefined : saveRemovedContent(logdir, piece.content, piece.sha256).path;
-    removed.push({ messageId: piece.messageId, kind: piece.kind, sha256: piece.sha256, originalTokens: count(piece.content), ...(path ? { path } : {}) });
+    removed.push({ messageId: piece.messageId, kind: piece.kind, sha256: piece.sha256, originalTokens: pieceTokens(piece, tokens), ...(path ? { path } : {}) });
   }
   return removed;
 }
@@ -35,7 +46,7 @@ export function createFoldProvider(options: FoldOptions = {}): ContextProviderV2
       const resolved = resolveFoldOptions(options, call.providerOptions);
       call.abortSignal?.throwIfAborted();
       const folded = foldConversation(call.messages, call.limit, call.tokens, resolved);
-      const removed = saveAll(folded.pieces, call.settings.logdir, (text) => call.tokens.countText(text));
+      const removed = saveAll(folded.pieces, call.settings.logdir, call.tokens);
       const warnings: CompactionWarning[] = [];
       if (call.limit !== undefined && folded.tokens > call.limit) warnings.push({ type: 'limit-not-reached', tokens: folded.tokens, limit: call.limit });
       if (removed.length > 0 && call.settings.logdir === undefined) {

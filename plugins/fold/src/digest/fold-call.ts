@@ -1,7 +1,7 @@
 import type { TokenCounting, ToolCallPart } from '@ollm/core';
 import { extractIdentifiers } from '../identifiers/extract-identifiers.js';
-import type { NameIndex } from '../identifiers/name-index.js';
-import { namesToList } from './name-list.js';
+import { NO_MEMO, type TextMemo } from '../cache/text-memo.js';
+import type { NameLister } from './name-list.js';
 
 export interface FoldCallOptions {
   /** A string argument over this many tokens is folded. */
@@ -19,16 +19,37 @@ function firstLine(text: string, characters: number): string {
   return line.length <= characters ? line : `${line.slice(0, characters - 1)}…`;
 }
 
-/** A long string argument as its first line, a note with the reference and names, and a short last line. */
-function foldString(text: string, tag: string, names: { index: NameIndex; visible: ReadonlySet<string> }, options: FoldCallOptions): string {
+/** What folding a string takes from the string alone (everything but the names chosen and the reference). */
+interface FoldedStringParts {
+  readonly lineCount: number;
+  readonly head: string;
+  readonly headNames: readonly string[];
+  readonly names: readonly string[];
+  readonly tail: string;
+}
+
+function foldedStringParts(text: string, options: FoldCallOptions): FoldedStringParts {
   const lines = text.trimEnd().split('\n');
   const head = firstLine(text, options.lineCharacters);
-  const shown = new Set([...names.visible, ...extractIdentifiers(head).keys()]);
-  const listed = options.maxNames > 0 ? namesToList(extractIdentifiers(text).keys(), names.index, shown, options.maxNames) : [];
-  const note = `${tag} ${lines.length} lines folded${listed.length > 0 ? `; names: ${listed.join(', ')}` : ''}`;
   const last = lines.at(-1)!.trim();
-  const tail = lines.length > 1 && last.length <= options.tailCharacters ? `\n${last}` : '';
-  return `${head}\n${note}${tail}`;
+  return {
+    lineCount: lines.length,
+    head,
+    headNames: [...extractIdentifiers(head).keys()],
+    names: options.maxNames > 0 ? [...extractIdentifiers(text).keys()] : [],
+    tail: lines.length > 1 && last.length <= options.tailCharacters ? `\n${last}` : '',
+  };
+}
+
+/** A long string argument as its first line, a note with the reference and names, and a short last line. */
+function foldString(text: string, tag: string, names: { lister: NameLister; visible: ReadonlySet<string> }, options: FoldCallOptions, memo: TextMemo): string {
+  const parts = memo.of(`folded-string ${options.lineCharacters} ${options.tailCharacters} ${options.maxNames > 0}`, text, (value) =>
+    foldedStringParts(value, options),
+  );
+  const shown = new Set([...names.visible, ...parts.headNames]);
+  const listed = options.maxNames > 0 ? names.lister.list(parts.names, shown, options.maxNames) : [];
+  const note = `${tag} ${parts.lineCount} lines folded${listed.length > 0 ? `; names: ${listed.join(', ')}` : ''}`;
+  return `${parts.head}\n${note}${parts.tail}`;
 }
 
 function foldValue(value: unknown, fold: (text: string) => string | undefined): unknown {
@@ -48,14 +69,15 @@ export function foldCall(
   part: ToolCallPart,
   tag: string,
   tokens: TokenCounting,
-  names: { index: NameIndex; visible: ReadonlySet<string> },
+  names: { lister: NameLister; visible: ReadonlySet<string> },
   options: FoldCallOptions,
+  memo: TextMemo = NO_MEMO,
 ): ToolCallPart | undefined {
   let changed = false;
   const fold = (text: string): string | undefined => {
-    if (tokens.countText(text) <= options.minTokens) return undefined;
+    if (memo.of('tokens', text, (value) => tokens.countText(value)) <= options.minTokens) return undefined;
     changed = true;
-    return foldString(text, tag, names, options);
+    return foldString(text, tag, names, options, memo);
   };
   const parsed = part.input !== undefined && part.input !== null && typeof part.input === 'object';
   const input = parsed ? foldValue(part.input, fold) : part.input;

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { NameIndex } from '../identifiers/name-index.js';
+import { listerOf } from './name-list.js';
 import { outputDigest } from './output-digest.js';
 
-const index = new NameIndex([], () => false);
-const digest = (output: string) => outputDigest('[ollm fold 0123456789ab]', output, undefined, { index, visible: new Set() }, { maxNames: 24, maxLines: 3 });
+const lister = listerOf(new NameIndex([], () => false));
+const digest = (output: string) => outputDigest('[ollm fold 0123456789ab]', output, undefined, { lister, visible: new Set() }, { maxNames: 24, maxLines: 3 });
 
 describe('outputDigest', () => {
   it('keeps the exit status, unittest failure and count lines, the symbols defined and the names', () => {
@@ -33,7 +34,7 @@ describe('outputDigest', () => {
       '[ollm fold 0123456789ab]',
       'FAIL: test_x (t.T)\nok\nok',
       undefined,
-      { index, visible: new Set() },
+      { lister, visible: new Set() },
       { maxNames: 24, maxLines: 3 },
     );
     expect(text).toContain('FAIL: test_x (t.T)');

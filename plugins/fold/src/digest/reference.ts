@@ -1,4 +1,5 @@
 import { sha256Hex } from '@ollm/core';
+import type { MessageFacts } from '../cache/message-facts.js';
 
 /** Hex digits of the sha256 a placeholder shows: enough to be unique in a store; the whole tag costs about 14 tokens (o200k), a path about 35 more. */
 export const REFERENCE_LENGTH = 12;
@@ -7,8 +8,11 @@ export const REFERENCE_LENGTH = 12;
 export interface FoldedPiece {
   readonly messageId: string;
   readonly kind: string;
+  /** The piece as saved; for a saved form of messages, written out on first read. */
   readonly content: string;
   readonly sha256: string;
+  /** For a saved form (`kind` turn or turns): the messages it holds, so its tokens can be added up per message. */
+  readonly saved?: readonly MessageFacts[];
 }
 
 export function foldedPiece(messageId: string, kind: string, content: string): FoldedPiece {

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { coveredNames, extractIdentifiers } from './extract-identifiers.js';
 
@@ -43,5 +44,28 @@ describe('extractIdentifiers on awkward text', () => {
   it('finds the path in a long run of path characters', () => {
     const found = extractIdentifiers(`${'.'.repeat(5_000)} see /testbed/app/lookup.py`);
     expect(found.get('/testbed/app/lookup.py')).toBe('path');
+  });
+});
+
+describe('coveredNames', () => {
+  /** The definition: another, longer name that is a path ends with `/name` or starts with `name/`. */
+  const naive = (names: readonly string[]): Set<string> =>
+    new Set(
+      names.filter((name) =>
+        names.some(
+          (other) => other.includes('/') && other !== name && other.length > name.length && (other.endsWith(`/${name}`) || other.startsWith(`${name}/`)),
+        ),
+      ),
+    );
+
+  it('finds exactly the names a longer path shows whole, on any list of path-like names', () => {
+    const segment = fc.constantFrom('testbed', 'django', 'db', 'models', 'base.py', 'a', '', '.', 'x.py');
+    const name = fc.array(segment, { minLength: 1, maxLength: 5 }).map((parts) => parts.join('/'));
+    fc.assert(
+      fc.property(fc.array(name, { maxLength: 12 }), (names) => {
+        expect(coveredNames(names)).toEqual(naive(names));
+      }),
+      { numRuns: 500 },
+    );
   });
 });

@@ -56,16 +56,15 @@ export function extractIdentifiers(text: string): Map<string, IdentifierKind> {
  * Listing them again would cost tokens and tell a reader nothing new.
  */
 export function coveredNames(names: readonly string[]): Set<string> {
-  const covered = new Set<string>();
-  const paths = names.filter((name) => name.includes('/'));
+  // Every head (before a slash) and tail (after a slash) of every path: a name is covered when it is one.
+  const affixes = new Set<string>();
   for (const name of names) {
-    for (const other of paths) {
-      if (other === name || other.length <= name.length) continue;
-      if (other.endsWith(`/${name}`) || other.startsWith(`${name}/`)) {
-        covered.add(name);
-        break;
-      }
+    for (let at = name.indexOf('/'); at !== -1; at = name.indexOf('/', at + 1)) {
+      affixes.add(name.slice(0, at));
+      affixes.add(name.slice(at + 1));
     }
   }
+  const covered = new Set<string>();
+  if (affixes.size > 0) for (const name of names) if (affixes.has(name)) covered.add(name);
   return covered;
 }

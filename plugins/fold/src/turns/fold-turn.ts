@@ -1,12 +1,15 @@
-import { withParts, type Message, type MessagePart, type TokenCounting, type ToolCallPart } from '@ollm/core';
+import { sha256Hex, withParts, type Message, type MessagePart, type TokenCounting, type ToolCallPart } from '@ollm/core';
+import { NO_MEMO, type TextMemo } from '../cache/text-memo.js';
 import { foldCall } from '../digest/fold-call.js';
-import { outputDigest, exitStatus } from '../digest/output-digest.js';
-import { namesToList } from '../digest/name-list.js';
+import type { ListEnd } from '../digest/names-list-tokens.js';
+import { exitStatus, measuredOutputDigest } from '../digest/output-digest.js';
+import type { NameLister } from '../digest/name-list.js';
 import { foldedPiece, isFoldText, referenceTag, type FoldedPiece } from '../digest/reference.js';
+import { savedForm } from '../digest/saved-form.js';
 import { extractIdentifiers } from '../identifiers/extract-identifiers.js';
-import type { NameIndex } from '../identifiers/name-index.js';
 import { partVisibleText } from '../identifiers/visible-text.js';
 import type { ResolvedFoldOptions } from '../fold-options.js';
+import type { TextMeasure } from './text-measure.js';
 
 /**
  * How far a turn is folded, in the order a careful engineer gives things up:
@@ -23,9 +26,22 @@ export interface FoldedTurn {
 
 export interface FoldTurnContext {
   readonly tokens: TokenCounting;
-  readonly index: NameIndex;
+  /** The one way a rendering reads the rest of the conversation: which names are worth listing. */
+  readonly names: NameLister;
   readonly options: ResolvedFoldOptions;
+  /** What is read from the turn's texts, kept for the next rendering of the same turn. */
+  readonly memo?: TextMemo;
+  /** Measures what the rendering writes, as it writes it. */
+  readonly measure?: TextMeasure;
 }
+
+/** A folded piece whose sha256 is kept in `memo`. */
+function memoPiece(memo: TextMemo, messageId: string, kind: string, content: string): FoldedPiece {
+  return { messageId, kind, content, sha256: memo.of('sha256', content, sha256Hex) };
+}
+
+/** What a call's folded arguments leave out besides what the lister does: nothing. */
+const NOTHING_SHOWN: ReadonlySet<string> = new Set();
 
 const THINK_BLOCK = /<(think|thinking)>[\s\S]*?<\/\1>/;
 const THINK_BLOCKS = new RegExp(THINK_BLOCK.source, 'g');
@@ -66,45 +82,60 @@ function firstSentence(text: string, characters: number): string {
 }
 
 /** Names a turn's calls show on their first lines: a digest of their results need not list them again. */
-function callHeadNames(messages: readonly Message[], characters: number): Set<string> {
+function callHeadNames(messages: readonly Message[], characters: number, memo: TextMemo): Set<string> {
   const shown = new Set<string>();
   for (const message of messages) {
     for (const part of message.parts) {
       if (part.type !== 'tool-call') continue;
-      for (const name of extractIdentifiers(firstLine(partVisibleText(part), characters)).keys()) shown.add(name);
+      const head = firstLine(partVisibleText(part), characters);
+      for (const name of memo.of('identifiers', head, (text) => [...extractIdentifiers(text).keys()])) shown.add(name);
     }
   }
   return shown;
 }
 
 function level2(messages: readonly Message[], context: FoldTurnContext, pieces: FoldedPiece[]): Message[] {
-  const { tokens, index, options } = context;
-  const visible = callHeadNames(messages, options.lineCharacters);
+  const { tokens, names, options } = context;
+  const memo = context.memo ?? NO_MEMO;
+  const countText = (text: string): number => memo.of('tokens', text, (value) => tokens.countText(value));
+  const visible = callHeadNames(messages, options.lineCharacters, memo);
   return messages.map((message) => {
     let changed = false;
     const parts = message.parts.map((part): MessagePart => {
-      if (part.type === 'tool-result' && !isFoldText(part.output) && tokens.countText(part.output) > options.minOutputTokens) {
-        const piece = foldedPiece(message.id, 'tool-output', part.output);
-        const digest = outputDigest(referenceTag(piece), part.output, part.isError, { index, visible }, { maxNames: options.maxDigestNames, maxLines: 3 });
-        if (tokens.countText(digest) >= tokens.countText(part.output)) return part;
+      if (part.type === 'tool-result' && !isFoldText(part.output) && countText(part.output) > options.minOutputTokens) {
+        const piece = memoPiece(memo, message.id, 'tool-output', part.output);
+        const digest = measuredOutputDigest(
+          referenceTag(piece),
+          part.output,
+          part.isError,
+          { lister: names, visible },
+          { maxNames: options.maxDigestNames, maxLines: 3 },
+          memo,
+          context.measure,
+        );
+        if ((digest.tokens ?? tokens.countText(digest.text)) >= countText(part.output)) return part;
         pieces.push(piece);
         changed = true;
-        return { ...part, output: digest };
+        const folded = { ...part, output: digest.text };
+        context.measure?.note(folded, digest.tokens, digest.names);
+        return folded;
       }
       if (part.type === 'tool-call') {
         const raw = part.rawInput ?? JSON.stringify(part.input ?? null);
-        const piece = foldedPiece(message.id, 'tool-call-input', raw);
+        const piece = memoPiece(memo, message.id, 'tool-call-input', raw);
         const folded = foldCall(
           part,
           referenceTag(piece),
           tokens,
-          { index, visible: index.alwaysVisible },
+          // The names system and user messages show are left out by the lister itself.
+          { lister: names, visible: NOTHING_SHOWN },
           {
             minTokens: options.minCallTokens,
             lineCharacters: options.lineCharacters,
             maxNames: options.maxCallNames,
             tailCharacters: 60,
           },
+          memo,
         );
         if (folded === undefined) return part;
         pieces.push(piece);
@@ -115,6 +146,15 @@ function level2(messages: readonly Message[], context: FoldTurnContext, pieces: 
     });
     return changed ? withParts(message, parts) : message;
   });
+}
+
+/** Notes what `part`, whose text is `lead` and then `names` listed up to `end` (or `lead` alone), costs and shows. */
+function measureListed(measure: TextMeasure | undefined, part: MessagePart, lead: string, names: readonly string[], end: ListEnd): void {
+  if (measure === undefined) return;
+  const shown = [...measure.identifiers(lead)];
+  for (const name of names) shown.push(...measure.identifiers(name));
+  const tokens = measure.text(lead);
+  measure.note(part, names.length === 0 || tokens === undefined ? tokens : measure.listed(lead, names, end), shown);
 }
 
 function oneLineCall(part: ToolCallPart, characters: number): ToolCallPart {
@@ -131,14 +171,15 @@ function oneLineCall(part: ToolCallPart, characters: number): ToolCallPart {
   return { ...part, input, rawInput: JSON.stringify(input) };
 }
 
-function level3(originals: readonly Message[], context: FoldTurnContext, pieces: FoldedPiece[]): Message[] {
+function level3(originals: readonly Message[], context: FoldTurnContext, pieces: FoldedPiece[], whole: FoldedPiece): Message[] {
   // The one-liners are cut from the messages without their reasoning: level 1 removed it first.
   const stripped = originals.map((message) => stripReasoning(message, []));
-  const { index, options } = context;
-  const whole = foldedPiece(originals[0]!.id, 'turn', savedForm(originals));
+  const { names, options } = context;
+  const memo = context.memo ?? NO_MEMO;
+  const identifiers = (text: string): readonly string[] => memo.of('identifiers', text, (value) => [...extractIdentifiers(value).keys()]);
   pieces.push(whole);
   const tag = referenceTag(whole);
-  const visible = callHeadNames(originals, options.lineCharacters);
+  const visible = callHeadNames(originals, options.lineCharacters, memo);
   let tagged = false;
   return stripped.map((message) => {
     const hasCalls = message.parts.some((part) => part.type === 'tool-call');
@@ -150,17 +191,23 @@ function level3(originals: readonly Message[], context: FoldTurnContext, pieces:
         if (hasCalls || parts.some((kept) => kept.type === 'text')) continue;
         const line = firstSentence(part.text, options.lineCharacters);
         if (line.length === 0) continue;
-        const listed = namesToList(extractIdentifiers(part.text).keys(), index, new Set(extractIdentifiers(line).keys()), options.maxLineNames);
-        parts.push({ type: 'text', text: listed.length > 0 ? `${line} (names: ${listed.join(', ')})` : line });
+        const listed = names.list(identifiers(part.text), new Set(identifiers(line)), options.maxLineNames);
+        const written: MessagePart = { type: 'text', text: listed.length > 0 ? `${line} (names: ${listed.join(', ')})` : line };
+        parts.push(written);
+        measureListed(context.measure, written, listed.length > 0 ? `${line} (names:` : line, listed, ')');
       } else if (part.type === 'tool-call') {
         parts.push(oneLineCall(part, options.lineCharacters));
       } else {
-        const lines = part.output.split('\n').length;
-        const status = exitStatus(part.output, part.isError);
-        const listed = namesToList(extractIdentifiers(part.output).keys(), index, visible, options.maxLineNames);
+        const size = memo.of(`one-line size ${String(part.isError)}`, part.output, (output) => {
+          const status = exitStatus(output, part.isError);
+          return `${output.split('\n').length} lines${status ? `, ${status}` : ''}`;
+        });
+        const listed = names.list(identifiers(part.output), visible, options.maxLineNames);
         const head = tagged ? '[ollm fold]' : tag;
         tagged = true;
-        parts.push({ ...part, output: `${head} ${lines} lines${status ? `, ${status}` : ''}${listed.length > 0 ? `; names: ${listed.join(', ')}` : ''}` });
+        const written: MessagePart = { ...part, output: `${head} ${size}${listed.length > 0 ? `; names: ${listed.join(', ')}` : ''}` };
+        parts.push(written);
+        measureListed(context.measure, written, listed.length > 0 ? `${head} ${size}; names:` : `${head} ${size}`, listed, '');
       }
     }
     if (parts.length === 0) parts.push({ type: 'text', text: tag });
@@ -168,20 +215,19 @@ function level3(originals: readonly Message[], context: FoldTurnContext, pieces:
   });
 }
 
-/** Messages as they are saved for recovery: every field, so `ollm recover` gives them back whole. */
-export function savedForm(messages: readonly Message[]): string {
-  return JSON.stringify(messages, null, 1);
-}
-
 /**
  * The messages of one turn at `level` (1 to 3; 0 is the turn as it is, 4 is dropped and has no
- * messages of its own) and the pieces that level takes out of view.
+ * messages of its own) and the pieces that level takes out of view. `whole` is the piece saving
+ * the whole turn (level 3), when known already.
  */
-export function foldTurn(originals: readonly Message[], level: FoldLevel, context: FoldTurnContext): FoldedTurn {
+export function foldTurn(originals: readonly Message[], level: FoldLevel, context: FoldTurnContext, whole?: () => FoldedPiece): FoldedTurn {
   const pieces: FoldedPiece[] = [];
   if (level === 0) return { messages: originals, pieces };
   if (level === 4) return { messages: [], pieces };
-  if (level === 3) return { messages: level3(originals, context, pieces), pieces };
+  if (level === 3) {
+    const piece = whole?.() ?? foldedPiece(originals[0]!.id, 'turn', savedForm(originals));
+    return { messages: level3(originals, context, pieces, piece), pieces };
+  }
   const stripped = originals.map((message) => stripReasoning(message, pieces));
   if (level === 1) return { messages: stripped, pieces };
   return { messages: level2(stripped, context, pieces), pieces };
