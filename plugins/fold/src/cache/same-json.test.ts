@@ -26,6 +26,9 @@ describe('sameJson', () => {
     expect(sameJson({ a: 1, b: 2 }, { b: 2, a: 1 })).toBe(false);
     expect(sameJson({ a: 'x', b: undefined }, { a: 'x' })).toBe(true);
     expect(sameJson([undefined], [null])).toBe(true);
+    expect(sameJson([Number.POSITIVE_INFINITY, null], [null, Number.NaN])).toBe(true);
+    expect(sameJson({ n: Number.NEGATIVE_INFINITY }, { n: null })).toBe(true);
+    expect(sameJson(-0, 0)).toBe(true);
     expect(sameJson({ text: 'same' }, { text: 'samE' })).toBe(false);
     expect(sameJson({ at: new Date(1) }, { at: new Date(2) })).toBe(false);
     expect(sameJson({ n: Number.NaN }, { n: Number.POSITIVE_INFINITY })).toBe(true);

@@ -17,9 +17,11 @@ function writtenKeys(value: object): string[] {
  * in order, numbers as JSON writes them. Anything but plain objects, arrays and primitives (a Date,
  * a value with `toJSON`) is compared by writing it out.
  */
-export function sameJson(a: unknown, b: unknown): boolean {
+export function sameJson(left: unknown, right: unknown): boolean {
+  // JSON writes NaN and ±Infinity as null.
+  const a = typeof left === 'number' && !Number.isFinite(left) ? null : left;
+  const b = typeof right === 'number' && !Number.isFinite(right) ? null : right;
   if (a === b) return true;
-  if (typeof a === 'number' && typeof b === 'number') return Number.isFinite(a) || Number.isFinite(b) ? a === b : true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (!isPlain(a) || !isPlain(b)) return JSON.stringify(a) === JSON.stringify(b);
   if (Array.isArray(a) !== Array.isArray(b)) return false;
