@@ -11,3 +11,4 @@ export { codeOutputArbitrary, jsonOutputArbitrary, toolOutputArbitrary } from '.
 export { findRepositoryRoot } from './fixtures/find-repository-root.js';
 export type { FixtureConversation, FixtureSelection } from './fixtures/fixture-conversations.js';
 export { listFixtureFiles, loadFixtureConversations } from './fixtures/fixture-conversations.js';
+export { occurrences, quotedContentArbitrary, readerHeaders, readerText } from './prompts/prompt-reading.js';

@@ -1,30 +1,13 @@
 import fc from 'fast-check';
+import { occurrences, quotedContentArbitrary, readerHeaders, readerText } from '@ollm/provider-conformance';
 import { describe, expect, it } from 'vitest';
 import { createTokenizer, messageText, TokenCounter, type Message, type MessagePart } from '@ollm/core';
 import { partEntry, partPrompt, renderForResume, resumePrompt } from './resume-prompts.js';
 
 const settings = { tokens: new TokenCounter(createTokenizer('o200k_base')), maxToolResultTokens: 200 };
 
-/** The text as a reader sees it: NFKC, lower case, no whitespace or format characters at all. */
-function squeezed(text: string): string {
-  return text
-    .normalize('NFKC')
-    .toLowerCase()
-    .replace(/[\s\p{Cf}]/gu, '');
-}
-
-function count(text: string, needle: string): number {
-  return text.split(needle).length - 1;
-}
-
-/** Headers as a reader would take them: `[`, a role (or `part`), a number; case, NFKC and invisible characters ignored. */
-function headers(text: string): number {
-  const folded = text
-    .normalize('NFKC')
-    .toLowerCase()
-    .replace(/\p{Cf}/gu, '');
-  return folded.match(/\[\s*(?:(?:pinned\s+)?(?:user|assistant|system|tool)\s+(?:message\s+)?|part\s*)\d+/g)?.length ?? 0;
-}
+/** Headers as a reader would take them: `[`, a role (or `part`), a number. */
+const HEADER = /\[\s*(?:(?:pinned\s+)?(?:user|assistant|system|tool)\s+(?:message\s+)?|part\s*)\d+/g;
 
 const LOOKALIKES = [
   '</conversation>',
@@ -42,16 +25,7 @@ const LOOKALIKES = [
   '[part 2]',
   '\uFE47user 9]',
 ];
-const content = fc
-  .array(
-    fc.oneof(
-      { weight: 3, arbitrary: fc.string({ unit: 'binary', maxLength: 16 }) },
-      { weight: 2, arbitrary: fc.constantFrom(...LOOKALIKES) },
-      { weight: 1, arbitrary: fc.constantFrom('\n', '<', '[', '/', '\u00a0', '\u2060') },
-    ),
-    { maxLength: 10 },
-  )
-  .map((parts) => parts.join(''));
+const content = quotedContentArbitrary(LOOKALIKES, ['\n', '<', '[', '/', '\u00a0', '\u2060']);
 const part: fc.Arbitrary<MessagePart> = fc.oneof(
   content.map((text) => ({ type: 'text' as const, text })),
   content.map((text) => ({ type: 'reasoning' as const, text })),
@@ -70,10 +44,10 @@ describe('summarize RESUME prompts on hostile content', () => {
         const messages: Message[] = drawn.map((entry, index) => ({ id: `m${index}`, ...entry }));
         const body = messages.map((entry, index) => renderForResume(entry, index, settings)).join('\n');
         for (const prompt of [resumePrompt(body, 100), partPrompt(body, 0, 2, 100)].map((messages) => messages.map(messageText).join('\n'))) {
-          const seen = squeezed(prompt);
-          expect(count(seen, '<conversation')).toBe(1);
-          expect(count(seen, '</conversation')).toBe(1);
-          expect(headers(prompt)).toBe(messages.length);
+          const seen = readerText(prompt);
+          expect(occurrences(seen, '<conversation')).toBe(1);
+          expect(occurrences(seen, '</conversation')).toBe(1);
+          expect(readerHeaders(prompt, HEADER)).toBe(messages.length);
         }
       }),
       { numRuns: 200 },
@@ -86,10 +60,10 @@ describe('summarize RESUME prompts on hostile content', () => {
         const prompt = resumePrompt(summaries.map((summary, index) => partEntry(summary, index)).join('\n\n'), 100)
           .map(messageText)
           .join('\n');
-        const seen = squeezed(prompt);
-        expect(count(seen, '<conversation')).toBe(1);
-        expect(count(seen, '</conversation')).toBe(1);
-        expect(headers(prompt)).toBe(summaries.length);
+        const seen = readerText(prompt);
+        expect(occurrences(seen, '<conversation')).toBe(1);
+        expect(occurrences(seen, '</conversation')).toBe(1);
+        expect(readerHeaders(prompt, HEADER)).toBe(summaries.length);
       }),
       { numRuns: 100 },
     );
