@@ -10,6 +10,8 @@ export interface OutputStream {
 export interface CliIo {
   readonly stdout: OutputStream;
   readonly stderr: OutputStream;
+  /** What `-` in place of a transcript file reads (`ollm compact -`); unset: `process.stdin`. */
+  readonly stdin?: AsyncIterable<Uint8Array | string>;
   /** Relative paths on the command line resolve against this folder. */
   readonly cwd: string;
   readonly env: Readonly<Record<string, string | undefined>>;

@@ -1,10 +1,16 @@
 import { resolve } from 'node:path';
 import { InvalidArgumentError } from '@ollm/core';
-import { readTranscript, TRANSCRIPT_FORMATS, type Conversation, type Transcript, type TranscriptFormat } from '@ollm/transcripts';
+import { parseTranscriptBytes, readTranscript, TRANSCRIPT_FORMATS, type Conversation, type Transcript, type TranscriptFormat } from '@ollm/transcripts';
 import type { CliIo } from './cli-io.js';
+import { readStandardInput, STANDARD_STREAM, STANDARD_INPUT_NAME } from './read-standard-input.js';
+
+export interface ReadInputOptions {
+  /** `-` reads stdin (`io.stdin`, else `process.stdin`), named `<stdin>` in errors; without it `-` is a file name. */
+  readonly standardInput?: boolean;
+}
 
 /** Reads a transcript named on the command line; the format is detected unless `--format` names it. */
-export async function readInputTranscript(io: CliIo, file: string, format: string | undefined): Promise<Transcript> {
+export async function readInputTranscript(io: CliIo, file: string, format: string | undefined, read: ReadInputOptions = {}): Promise<Transcript> {
   if (format !== undefined && !(TRANSCRIPT_FORMATS as readonly string[]).includes(format)) {
     throw new InvalidArgumentError({
       argument: 'format',
@@ -12,6 +18,10 @@ export async function readInputTranscript(io: CliIo, file: string, format: strin
     });
   }
   const options = format === undefined ? {} : { format: format as TranscriptFormat };
+  if (read.standardInput && file === STANDARD_STREAM) {
+    const bytes = await readStandardInput(io.stdin ?? process.stdin);
+    return parseTranscriptBytes(bytes, { file: STANDARD_INPUT_NAME, ...options });
+  }
   const path = resolve(io.cwd, file);
   try {
     return await readTranscript(path, options);

@@ -17,6 +17,12 @@ export interface RunOptions {
   readonly registry?: ProviderRegistry;
   readonly isTTY?: boolean;
   readonly signal?: AbortSignal;
+  /** What `-` reads (`ollm compact -`): text or bytes, or a stream of chunks. */
+  readonly stdin?: string | Uint8Array | AsyncIterable<Uint8Array | string>;
+}
+
+async function* once(chunk: string | Uint8Array): AsyncGenerator<string | Uint8Array> {
+  yield chunk;
 }
 
 /** Runs `ollm argv` in-process and captures what it printed. */
@@ -35,6 +41,9 @@ export async function runOllm(argv: readonly string[], options: RunOptions = {})
       env: options.env ?? {},
       isTTY: options.isTTY ?? false,
       ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.stdin === undefined
+        ? {}
+        : { stdin: typeof options.stdin === 'string' || options.stdin instanceof Uint8Array ? once(options.stdin) : options.stdin }),
     },
     options.registry ? { registry: options.registry } : {},
   );

@@ -1,7 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
-import { parseTranscript } from './parse-transcript.js';
+import { parseTranscriptBytes } from './parse-transcript-bytes.js';
 import type { Transcript, TranscriptFormat } from './transcript.js';
-import { decodeUtf8 } from './validation/decode-utf8.js';
 import { checkTranscriptSize, transcriptTooLarge } from './validation/transcript-size.js';
 
 /**
@@ -18,7 +17,5 @@ export async function readTranscript(path: string, options: { format?: Transcrip
     if ((error as NodeJS.ErrnoException).code === 'ERR_FS_FILE_TOO_LARGE') throw transcriptTooLarge(path, (await stat(path)).size, error);
     throw error;
   }
-  checkTranscriptSize(path, bytes.length);
-  const text = decodeUtf8(bytes, path);
-  return parseTranscript(text, { file: path, ...(options.format === undefined ? {} : { format: options.format }) });
+  return parseTranscriptBytes(bytes, { file: path, ...(options.format === undefined ? {} : { format: options.format }) });
 }

@@ -53,6 +53,14 @@ describe('resolveChatSettings', () => {
     ]);
   });
 
+  it('reads --base-url alone as --api openai; --api ollama stays ollama, and an unknown --api is exit 2', async () => {
+    expect((await resolveChatSettings(newIo(), { baseUrl: 'http://127.0.0.1:8080/v1' })).loaded.config.api).toBe('openai');
+    expect((await resolveChatSettings(newIo(), { api: 'ollama', baseUrl: 'http://127.0.0.1:8080/v1' })).loaded.config.api).toBe('ollama');
+    const error = await rejection({ api: 'grpc' });
+    expect(InvalidArgumentError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toBe('Unknown --api "grpc". APIs: ollama, openai.');
+  });
+
   it('passes --force through', async () => {
     expect((await resolveChatSettings(newIo(), { force: true, session: 's1' })).force).toBe(true);
   });

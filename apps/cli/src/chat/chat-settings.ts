@@ -2,6 +2,7 @@ import { InvalidArgumentError } from '@ollm/core';
 import { loadConfig, validateStorageId } from '@ollm/runtime';
 import type { LoadedConfig, OllmConfigInput } from '@ollm/runtime';
 import type { CliIo } from '../cli-io.js';
+import { modelApiFromFlags } from '../model/model-api-from-flags.js';
 import { checkServerUrl, parseTimeoutSeconds } from '../model/server-url.js';
 import { parseProviderOptionFlags } from '../provider-options.js';
 
@@ -41,17 +42,12 @@ export async function resolveChatSettings(io: CliIo, flags: ChatFlags): Promise<
   if (flags.host !== undefined) overrides.host = checkServerUrl('host', flags.host);
   if (flags.baseUrl !== undefined) overrides.baseURL = checkServerUrl('base-url', flags.baseUrl);
   if (flags.timeout !== undefined) overrides.timeout = parseTimeoutSeconds(flags.timeout);
-  if (flags.api !== undefined) {
-    if (flags.api !== 'ollama' && flags.api !== 'openai') {
-      throw new InvalidArgumentError({ argument: 'api', message: `Unknown --api "${flags.api}". Use ollama or openai.` });
-    }
-    overrides.api = flags.api;
-  }
+  // --base-url alone means the OpenAI-compatible API (shared with `ollm compact`).
+  const api = modelApiFromFlags(flags);
+  if (api !== undefined) overrides.api = api;
   if (flags.contextSize !== undefined) overrides.contextSize = parseTokenCount('context-size', flags.contextSize, 512);
   if (flags.replyReserve !== undefined) overrides.compaction = { replyReserve: parseTokenCount('reply-reserve', flags.replyReserve, 16) };
   if (flags.providerOption !== undefined && flags.providerOption.length > 0) overrides.providerOptions = parseProviderOptionFlags(flags.providerOption);
-  // --base-url alone means the OpenAI-compatible API: nothing else would use it.
-  if (flags.baseUrl !== undefined && flags.api === undefined) overrides.api = 'openai';
   const loaded = await loadConfig({ cwd: io.cwd, env: io.env as NodeJS.ProcessEnv, overrides });
   const contextSize = loaded.sources['contextSize'] === 'default' ? undefined : loaded.config.contextSize;
   if (flags.session !== undefined) validateStorageId('session', flags.session);

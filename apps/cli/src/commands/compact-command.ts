@@ -14,7 +14,7 @@ import { displayPath, oneLine } from '../exit-codes.js';
 import { colorsFor } from '../output/colors.js';
 import { startSpinner } from '../output/progress-spinner.js';
 import { createLanguageModel } from '../model/create-language-model.js';
-import { MODEL_APIS, type ModelApi } from '../model/model-settings.js';
+import { modelApiFromFlags } from '../model/model-api-from-flags.js';
 import { resolveModelSettings } from '../model/resolve-model-settings.js';
 import { checkServerUrl, parseTimeoutSeconds } from '../model/server-url.js';
 import { DEFAULT_LIMIT, parseLimit } from '../parse-limit.js';
@@ -22,6 +22,7 @@ import { resolveLogdir } from '../ollm-home.js';
 import { loadProviders } from '../plugins.js';
 import { collectProviderOption, parseProviderOptionFlags, unusedProviderOptions } from '../provider-options.js';
 import { readInputTranscript, selectConversations } from '../read-input.js';
+import { STANDARD_STREAM, STANDARD_INPUT_NAME } from '../read-standard-input.js';
 import { defineCommand } from './define-command.js';
 
 interface CompactOptions {
@@ -37,7 +38,7 @@ interface CompactOptions {
   readonly host?: string;
   readonly baseUrl?: string;
   readonly timeout?: string;
-  readonly api: string;
+  readonly api?: string;
   readonly providerOption?: readonly string[];
   readonly shape?: string;
   readonly inPlace?: boolean;
@@ -68,19 +69,22 @@ export function shapeFor(format: string, flag: string | undefined): MessageShape
 /** `ollm compact`: named and described by the dispatcher (run-cli.ts). */
 export const compactCommand = defineCommand((command: Command, context: CommandContext) => {
   command
-    .argument('<file>', 'transcript file (format detected)')
+    .argument('<file>', 'transcript file (format detected), or - to read it from stdin')
     .option('--provider <name>', 'provider name, or a comma list run as a pipeline (mask,trim)', 'fold')
     .option('--limit <tokens>', 'target size: tokens (8000) or a share of each conversation (50%)', '50%')
     .option('--logdir <dir>', 'where removed content is saved, as <dir>/removed/<sha256>.txt (default: $OLLM_HOME or ~/.ollm)')
-    .option('--out <file>', 'write the compacted transcript here (atomically) instead of stdout')
+    .option('--out <file>', 'write the compacted transcript here (atomically) instead of stdout; - is stdout')
     .option('--format <format>', `read as this format instead of detecting it (${TRANSCRIPT_FORMATS.join(', ')}); output uses the same format`)
     .option('--json', 'print a JSON report; without --out the transcript is not written (dry run)')
     .option('--conversation <id>', 'compact only this conversation of a multi-conversation file (the others are kept)')
     .option('--encoding <encoding>', 'BPE encoding to count with (o200k_base, cl100k_base)', 'o200k_base')
     .option('--model <name>', 'model for model-based providers (summarize, goal-aware), e.g. qwen2.5:7b')
-    .option('--api <api>', 'model server protocol: ollama or openai', 'ollama')
+    .option('--api <api>', 'model server protocol: ollama or openai (default: ollama, openai with --base-url)')
     .option('--host <url>', 'Ollama host (default: $OLLM_HOST or http://127.0.0.1:11434)')
-    .option('--base-url <url>', 'OpenAI-compatible base URL, with --api openai (default: $OPENAI_BASE_URL; key: $OPENAI_API_KEY)')
+    .option(
+      '--base-url <url>',
+      'OpenAI-compatible base URL, e.g. http://127.0.0.1:8080/v1 (implies --api openai; default: $OPENAI_BASE_URL; key: $OPENAI_API_KEY)',
+    )
     .option('--timeout <seconds>', 'how long one model call may take, retries included (default: config timeout, else 300)')
     .option(
       '--provider-option <provider.key=value>',
@@ -102,12 +106,18 @@ Removed content is saved byte-for-byte and can be printed with \`ollm recover\`.
 Each provider's own options come from the config's providerOptions (the only config key compact
 reads) and --provider-option, which wins key by key.
 
-Output: without --out the transcript goes to stdout and a one-line summary to stderr.
+Output: without --out (or with --out -) the transcript goes to stdout and a one-line summary to
+stderr, so a pipe gets only the transcript. - as the file reads the transcript from stdin (format
+detected, or --format; errors name <stdin>); --in-place needs a file.
 --json prints {provider, tokensBefore, tokensAfter, limit, sourceDigest, coveredThrough, removed,
 limitations, timeMs}; for files with several conversations, totals plus a "conversations" list.
+Without --out it is a dry run (the transcript is not written); --json with --out - is refused
+(stdout holds the transcript; use --out FILE --json).
 
 Examples:
   $ ollm compact session.traj.json > small.traj.json
+  $ cat run.traj.json | ollm compact - --limit 50% --out - > small.json
+  $ gzip -dc run.traj.json.gz | ollm compact - --provider mask,trim --limit 8000 | gzip > small.traj.json.gz
   $ ollm compact session.traj.json --provider mask,trim --limit 8000 --out small.traj.json
   $ ollm compact gpt-4o-airline.json --limit 40% --json --out small.json
   $ ollm compact session.traj.json --provider trim,summarize --model qwen2.5:7b
@@ -122,11 +132,25 @@ Examples:
       if (options.encoding !== 'o200k_base' && options.encoding !== 'cl100k_base') {
         throw new InvalidArgumentError({ argument: 'encoding', message: `Unknown encoding "${options.encoding}". Encodings: o200k_base, cl100k_base.` });
       }
-      if (!(MODEL_APIS as readonly string[]).includes(options.api)) {
-        throw new InvalidArgumentError({ argument: 'api', message: `Unknown --api "${options.api}". APIs: ${MODEL_APIS.join(', ')}.` });
-      }
+      // As the chat: --base-url alone means --api openai.
+      const api = modelApiFromFlags(options) ?? 'ollama';
       if (options.shape !== undefined) shapeFor('', options.shape);
-      if (options.out !== undefined && !options.inPlace && file !== '-' && samePath(resolve(io.cwd, file), resolve(io.cwd, options.out))) {
+      const fromStandardInput = file === STANDARD_STREAM;
+      const toStandardOutput = options.out === undefined || options.out === STANDARD_STREAM;
+      if (fromStandardInput && options.inPlace) {
+        throw new InvalidArgumentError({
+          argument: 'in-place',
+          message: '--in-place replaces the input file, and - reads stdin: write the result with --out FILE, or to stdout.',
+        });
+      }
+      if (options.json && options.out === STANDARD_STREAM) {
+        throw new InvalidArgumentError({
+          argument: 'json',
+          message:
+            '--json with --out -: stdout holds the transcript, so the report has no stream of its own. Use --out FILE --json, or drop --json for the summary on stderr.',
+        });
+      }
+      if (!toStandardOutput && !options.inPlace && !fromStandardInput && samePath(resolve(io.cwd, file), resolve(io.cwd, options.out!))) {
         throw new InvalidArgumentError({
           argument: 'out',
           message: `--out ${options.out} is the input file: it would be replaced by its compacted version. Write elsewhere, or pass --in-place to replace it.`,
@@ -142,7 +166,7 @@ Examples:
       const timeoutSeconds = options.timeout !== undefined ? parseTimeoutSeconds(options.timeout) : config.timeout;
       if (options.host !== undefined) checkServerUrl('host', options.host);
       if (options.baseUrl !== undefined) checkServerUrl('base-url', options.baseUrl);
-      const transcript = await readInputTranscript(io, file, options.format);
+      const transcript = await readInputTranscript(io, file, options.format, { standardInput: true });
       const conversations = selectConversations(transcript, options.conversation);
       const { registry } = await loadProviders({
         io,
@@ -156,7 +180,7 @@ Examples:
         ? createLanguageModel(
             resolveModelSettings(
               {
-                api: options.api as ModelApi,
+                api,
                 model: options.model,
                 ...(options.host ? { host: checkServerUrl('host', options.host) } : {}),
                 ...(options.baseUrl ? { baseURL: checkServerUrl('base-url', options.baseUrl) } : {}),
@@ -189,7 +213,7 @@ Examples:
         spinner.stop();
       }
 
-      const out = options.out === undefined ? null : resolve(io.cwd, options.out);
+      const out = toStandardOutput ? null : resolve(io.cwd, options.out!);
       if (out) {
         try {
           await writeTranscript(out, compacted.transcript);
@@ -200,7 +224,13 @@ Examples:
 
       if (options.json) {
         const report = buildCompactionReport(
-          { file, format: transcript.format, provider: provider.name, out, multiple: transcript.conversations.length > 1 },
+          {
+            file: fromStandardInput ? STANDARD_INPUT_NAME : file,
+            format: transcript.format,
+            provider: provider.name,
+            out,
+            multiple: transcript.conversations.length > 1,
+          },
           compacted.reports,
         );
         io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
