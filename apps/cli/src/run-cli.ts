@@ -59,6 +59,11 @@ export const COMMANDS = {
     term: 'gc [options]',
     load: async () => (await import('./commands/gc-command.js')).gcCommand,
   },
+  serve: {
+    description: "Serve a proxy in front of an Ollama or OpenAI-compatible server that makes every chat request fit the model's window.",
+    term: 'serve [options]',
+    load: async () => (await import('./commands/serve-command.js')).serveCommand,
+  },
   sessions: {
     description: 'List, show, export or delete chat sessions (the full records under $OLLM_HOME/sessions).',
     term: 'sessions',

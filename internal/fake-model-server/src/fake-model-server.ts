@@ -51,6 +51,12 @@ export interface FakeModelServerOptions {
    * servers that under-report a cached or cut prompt do; default 1. Recorded counts stay exact.
    */
   readonly reportedPromptTokenScale?: number;
+  /**
+   * Refuse a chat whose prompt plus reply limit is over the model's window (`loadedContextLength`,
+   * else `contextLength`; for Ollama, a request's `options.num_ctx` when smaller), with a 400 as
+   * vLLM and OpenAI answer (`context_length_exceeded`), instead of answering it. Default false.
+   */
+  readonly enforceWindow?: boolean;
 }
 
 export interface FakeModelServer {
@@ -184,7 +190,7 @@ export async function startFakeModelServer(options: FakeModelServerOptions = {})
       headers[name] = Array.isArray(value) ? value.join(', ') : (value ?? '');
     }
     const model = exchange?.model ?? (typeof record['model'] === 'string' ? record['model'] : undefined);
-    requests.push({
+    const entry: RecordedRequest = {
       method: request.method ?? 'GET',
       path,
       protocol: route.protocol,
@@ -196,7 +202,8 @@ export async function startFakeModelServer(options: FakeModelServerOptions = {})
       stream: exchange?.stream ?? false,
       ...(exchange?.maxTokens !== undefined ? { maxTokens: exchange.maxTokens } : {}),
       ...(fault ? { fault: fault.kind } : {}),
-    });
+    };
+    requests.push(entry);
     if (fault && (await applyFault(fault, protocol, exchange, response))) return;
 
     if (route.chat && exchange) {
@@ -206,6 +213,17 @@ export async function startFakeModelServer(options: FakeModelServerOptions = {})
       }
       if (!findModel(exchange.model)) {
         sendJson(response, 404, errorBody(protocol, 404, `model "${exchange.model}" not found, try pulling it first`));
+        return;
+      }
+      const refusal = options.enforceWindow ? windowRefusal(exchange, record, promptTokens) : undefined;
+      if (refusal) {
+        sendJson(
+          response,
+          400,
+          protocol === 'ollama'
+            ? ollamaError(refusal)
+            : { error: { message: refusal, type: 'invalid_request_error', param: 'messages', code: 'context_length_exceeded' } },
+        );
         return;
       }
       const chatRequest: FakeChatRequest = {
@@ -218,6 +236,7 @@ export async function startFakeModelServer(options: FakeModelServerOptions = {})
       const outcome = decideOutcome({ request: chatRequest, promptTokens: reportedPromptTokens, fault, counter, reply: options.reply });
       const rendered = protocol === 'ollama' ? renderOllamaChat(exchange, outcome) : renderOpenAIChat(exchange, outcome, `chatcmpl-fake-${++completionNumber}`);
       await writeRendered(response, rendered, fault, exchange.stream);
+      if (fault?.kind !== 'cut-stream') (entry as { responseBody?: string }).responseBody = rendered.chunks.join('');
       return;
     }
     if (path === '/api/tags') return sendJson(response, 200, ollamaTags(models));
@@ -233,6 +252,19 @@ export async function startFakeModelServer(options: FakeModelServerOptions = {})
     const shown = findModel(name);
     if (!shown) return sendJson(response, 404, ollamaError(`model '${name}' not found`));
     sendJson(response, 200, ollamaShow(shown));
+  }
+
+  /** Why a chat does not fit its model's window, or undefined when it does. */
+  function windowRefusal(exchange: ChatExchange, record: Record<string, unknown>, promptTokens: number): string | undefined {
+    const model = findModel(exchange.model);
+    const served = model?.loadedContextLength ?? model?.contextLength;
+    if (served === undefined) return undefined;
+    const requestOptions = record['options'];
+    const numCtx = typeof requestOptions === 'object' && requestOptions !== null ? (requestOptions as Record<string, unknown>)['num_ctx'] : undefined;
+    const window = typeof numCtx === 'number' && numCtx > 0 ? Math.min(numCtx, served) : served;
+    const requested = promptTokens + (exchange.maxTokens ?? 0);
+    if (requested <= window) return undefined;
+    return `This model's maximum context length is ${window} tokens. However, you requested ${requested} tokens (${promptTokens} in the messages, ${exchange.maxTokens ?? 0} in the completion). Please reduce the length of the messages or completion.`;
   }
 
   async function writeRendered(response: ServerResponse, rendered: RenderedBody, fault: Fault | undefined, stream: boolean): Promise<void> {

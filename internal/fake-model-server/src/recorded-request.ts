@@ -18,6 +18,8 @@ export interface RecordedRequest {
   readonly promptTokens: number;
   readonly stream: boolean;
   readonly maxTokens?: number;
+  /** The body of a chat reply as written, chunks joined (set once it is sent; not for faults). */
+  readonly responseBody?: string;
   /** The fault applied to this request, if any. */
   readonly fault?: FaultKind;
 }

@@ -1,80 +1,130 @@
 import { readdirSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { InvalidArgumentError, RECOVERY_FOLDER, readRemovedEntry, type RemovedEntry } from '@ollm/core';
+import { InvalidArgumentError, RECOVERY_FOLDER, readRemovedEntry, sha256Hex, stripUrlCredentials, type RemovedEntry } from '@ollm/core';
+import { openProxyStore, type SearchableProxyStore } from '@ollm/serve/store';
+import type { CliIo } from '../cli-io.js';
 import type { CommandContext } from '../command-context.js';
-import { resolveLogdir } from '../ollm-home.js';
+import { ollmHome, resolveLogdir } from '../ollm-home.js';
 import { defineCommand } from './define-command.js';
 
 interface RecoverOptions {
   readonly logdir?: string;
+  readonly store?: string;
 }
+
+/** What the reference names: a placeholder's path, a full sha256, or a prefix to look up. */
+type Reference = { readonly sha256: string; readonly path?: string } | { readonly prefix: string };
 
 const fullSha = /^[0-9a-f]{64}$/;
 const savedFileName = /^([0-9a-f]{64})\.txt$/;
 const minimumPrefix = 8;
+const redactedNote = 'ollm: note: secrets were replaced by [redacted] in this content when it was saved\n';
+
+const badReference = (message: string): Error => new InvalidArgumentError({ argument: 'reference', message });
 
 /** `ollm recover`: named and described by the dispatcher (run-cli.ts). */
 export const recoverCommand = defineCommand((command: Command, context: CommandContext) => {
   command
     .argument('<reference>', 'the path a placeholder names, the sha256, or a unique prefix of at least 8 hex digits')
     .option('--logdir <dir>', 'the logdir compaction used (default: $OLLM_HOME or ~/.ollm)')
+    .option('--store <files|redis://…>', 'where `ollm serve` kept removed content: files (the logdir, the default) or the redis:// URL its --store named')
     .addHelpText(
       'after',
       `
-Removed content is stored as <logdir>/removed/<sha256>.txt. The content is checked against
-its sha256 before it is printed. Secrets (the API key, URL credentials) were replaced by
-[redacted] when it was saved; such an entry is checked against what was stored, and a note
-on stderr says so.
+Removed content is stored as <logdir>/removed/<sha256>.txt, or, for an ollm serve sharing a
+Redis store, under <prefix>removed:<sha256> in Redis (--store redis://…). The content is
+checked against its sha256 before it is printed. Secrets (the API key, URL credentials) were
+replaced by [redacted] when it was saved; such an entry is checked against what was stored,
+and a note on stderr says so.
 
 Examples:
   $ ollm recover ~/.ollm/removed/3f2a9c1e...e41b.txt
-  $ ollm recover 3f2a9c1e`,
+  $ ollm recover 3f2a9c1e
+  $ ollm recover 3f2a9c1e --store redis://127.0.0.1:6379`,
     )
     .action(async (reference: string, options: RecoverOptions) => {
       const { io } = context;
-      const folder = join(resolveLogdir(io, options.logdir), RECOVERY_FOLDER);
-      const badReference = (message: string): Error => new InvalidArgumentError({ argument: 'reference', message });
-      const trimmed = reference.trim();
-      let path: string;
-      let sha256: string;
-      const fileName = savedFileName.exec(basename(trimmed).toLowerCase());
-      if (fileName) {
-        // A placeholder's path: read it where it points, so another logdir works without --logdir.
-        sha256 = fileName[1]!;
-        path = trimmed.includes('/') ? resolve(io.cwd, trimmed) : join(folder, `${sha256}.txt`);
-      } else if (fullSha.test(trimmed.toLowerCase())) {
-        sha256 = trimmed.toLowerCase();
-        path = join(folder, `${sha256}.txt`);
-      } else if (/^[0-9a-fA-F]+$/.test(trimmed)) {
-        if (trimmed.length < minimumPrefix) throw badReference(`"${trimmed}" is too short: give at least ${minimumPrefix} hex digits of the sha256.`);
-        const prefix = trimmed.toLowerCase();
-        const matches = savedShas(folder).filter((candidate) => candidate.startsWith(prefix));
-        if (matches.length === 0) throw badReference(`Nothing saved under ${folder} starts with ${prefix}.`);
-        if (matches.length > 1) {
-          throw badReference(
-            `${prefix} is ambiguous: ${matches.length} saved pieces match (${matches.slice(0, 4).join(', ')}${matches.length > 4 ? ', ...' : ''}); give more digits.`,
-          );
-        }
-        sha256 = matches[0]!;
-        path = join(folder, `${sha256}.txt`);
-      } else {
-        throw badReference(`"${reference}" is not a recovery path (.../removed/<sha256>.txt) or a sha256 (prefix of at least ${minimumPrefix} hex digits).`);
+      const parsed = parseReference(reference, io);
+      if (options.store === undefined || options.store === 'files') {
+        recoverFromFiles(parsed, join(resolveLogdir(io, options.logdir), RECOVERY_FOLDER), io);
+        return;
       }
-      let entry: RemovedEntry;
+      if (options.logdir !== undefined) {
+        throw new InvalidArgumentError({ argument: 'store', message: '--logdir names a folder and --store a Redis URL: give one of them.' });
+      }
+      const store = await openProxyStore(options.store, { home: ollmHome(io) });
       try {
-        entry = readRemovedEntry(path, sha256);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw badReference(`Nothing saved as ${sha256} (looked for ${path}).`);
-        throw error;
+        await recoverFromStore(parsed, store, `the Redis store at ${stripUrlCredentials(options.store)}`, io);
+      } finally {
+        await store.close();
       }
-      if (entry.state === 'damaged') {
-        throw new Error(`${path} does not match its sha256: the saved content was changed or damaged.`);
-      }
-      io.stdout.write(entry.content);
-      if (entry.state === 'redacted') io.stderr.write('ollm: note: secrets were replaced by [redacted] in this content when it was saved\n');
     });
 });
+
+function parseReference(reference: string, io: CliIo): Reference {
+  const trimmed = reference.trim();
+  const fileName = savedFileName.exec(basename(trimmed).toLowerCase());
+  if (fileName) {
+    // A placeholder's path: read it where it points, so another logdir works without --logdir.
+    return { sha256: fileName[1]!, ...(trimmed.includes('/') ? { path: resolve(io.cwd, trimmed) } : {}) };
+  }
+  if (fullSha.test(trimmed.toLowerCase())) return { sha256: trimmed.toLowerCase() };
+  if (/^[0-9a-fA-F]+$/.test(trimmed)) {
+    if (trimmed.length < minimumPrefix) throw badReference(`"${trimmed}" is too short: give at least ${minimumPrefix} hex digits of the sha256.`);
+    return { prefix: trimmed.toLowerCase() };
+  }
+  throw badReference(`"${reference}" is not a recovery path (.../removed/<sha256>.txt) or a sha256 (prefix of at least ${minimumPrefix} hex digits).`);
+}
+
+/** The one sha256 among `matches` that starts with `prefix`, or a usage error naming where it looked. */
+function uniqueMatch(prefix: string, matches: readonly string[], where: string): string {
+  if (matches.length === 0) throw badReference(`Nothing saved under ${where} starts with ${prefix}.`);
+  if (matches.length > 1) {
+    throw badReference(
+      `${prefix} is ambiguous: ${matches.length} saved pieces match (${matches.slice(0, 4).join(', ')}${matches.length > 4 ? ', ...' : ''}); give more digits.`,
+    );
+  }
+  return matches[0]!;
+}
+
+function recoverFromFiles(reference: Reference, folder: string, io: CliIo): void {
+  const sha256 =
+    'prefix' in reference
+      ? uniqueMatch(
+          reference.prefix,
+          savedShas(folder).filter((candidate) => candidate.startsWith(reference.prefix)),
+          folder,
+        )
+      : reference.sha256;
+  const path = 'path' in reference && reference.path !== undefined ? reference.path : join(folder, `${sha256}.txt`);
+  let entry: RemovedEntry;
+  try {
+    entry = readRemovedEntry(path, sha256);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw badReference(`Nothing saved as ${sha256} (looked for ${path}).`);
+    throw error;
+  }
+  if (entry.state === 'damaged') {
+    throw new Error(`${path} does not match its sha256: the saved content was changed or damaged.`);
+  }
+  io.stdout.write(entry.content);
+  if (entry.state === 'redacted') io.stderr.write(redactedNote);
+}
+
+/** From a proxy's shared store: it answers only content that is intact or as redacted when saved. */
+async function recoverFromStore(reference: Reference, store: SearchableProxyStore, where: string, io: CliIo): Promise<void> {
+  const sha256 = 'prefix' in reference ? uniqueMatch(reference.prefix, await store.findRemoved(reference.prefix), where) : reference.sha256;
+  const content = await store.getRemoved(sha256);
+  if (content === undefined) {
+    if ((await store.findRemoved(sha256)).includes(sha256)) {
+      throw new Error(`${sha256} in ${where} does not match its sha256: the saved content was changed or damaged.`);
+    }
+    throw badReference(`Nothing saved as ${sha256} in ${where}.`);
+  }
+  io.stdout.write(content);
+  if (sha256Hex(content) !== sha256) io.stderr.write(redactedNote);
+}
 
 function savedShas(folder: string): string[] {
   try {

@@ -1,0 +1,322 @@
+import {
+  InvalidTranscriptError,
+  providerUsesModel,
+  readRemovedEntry,
+  RECOVERY_FOLDER,
+  resolveCompressionConfig,
+  runStages,
+  type ContextProvider,
+  type LanguageModel,
+  type Logger,
+  type Message,
+  type MessageShapeRuleSet,
+  type ProviderOptions,
+  type TokenCounter,
+} from '@ollm/core';
+import { join } from 'node:path';
+import { createWindowGuardProvider, resolveReplyReserve } from '@ollm/runtime';
+import { readWireMessages, type WireFormat } from '@ollm/transcripts';
+import type { ModelWindow } from '../upstream/model-windows.js';
+import type { CachedCompaction, ProxyStore } from '../store/proxy-store.js';
+import { prefixKeys } from './prefix-keys.js';
+import { SingleFlight } from './single-flight.js';
+import { requestTooLarge } from './request-too-large.js';
+
+/** Share of the budget a compaction aims for, so the turns that follow fit without compacting again. */
+export const DEFAULT_TARGET_SHARE = 0.7;
+/** How long one proxy may hold a conversation's compaction before another takes it over. */
+export const COMPACTION_LOCK_MS = 120_000;
+const LOCK_POLL_MS = 25;
+/** References an entry keeps (the newest); every piece stays in the recovery store regardless. */
+export const MAX_REFERENCES_KEPT = 256;
+const BODY_LABEL = 'request body';
+
+export interface RequestCompactorOptions {
+  /** The pipeline's stages, in order; each runs only while the messages are over the target. */
+  readonly stages: readonly ContextProvider[];
+  /** Text of the pipeline, part of every cache key (`fold`, `mask,code-aware,trim`). */
+  readonly pipeline: string;
+  readonly providerOptions?: ProviderOptions;
+  /** A model for model stages (goal-aware, summarize); without one they are skipped. */
+  readonly model?: LanguageModel;
+  readonly store: ProxyStore;
+  /** Where providers save removed content (`<home>/removed/`). */
+  readonly logdir: string;
+  readonly tokens: TokenCounter;
+  readonly logger: Logger;
+  /** Tokens kept for the reply when a request sets no limit; default 15% of the window. */
+  readonly replyReserve?: number;
+  readonly targetShare?: number;
+  readonly shape: MessageShapeRuleSet;
+}
+
+/** One chat request, read. */
+export interface ChatRequest {
+  readonly format: WireFormat;
+  readonly model: string;
+  readonly body: Record<string, unknown>;
+  readonly messages: readonly unknown[];
+  readonly window: ModelWindow;
+  /** The reply limit the request itself sets (`max_tokens`, `num_predict`). */
+  readonly replyLimit?: number;
+  readonly signal?: AbortSignal;
+}
+
+/** What the proxy did to one request. */
+export interface RequestReport {
+  readonly model: string;
+  readonly window: number;
+  readonly windowSource: ModelWindow['source'];
+  readonly reserve: number;
+  /** The most the messages may hold: window - reserve - the tools' definitions. */
+  readonly budget: number;
+  readonly tokensBefore: number;
+  readonly tokensAfter: number;
+  /** `fits`: sent as it came; `reused`: an earlier compaction stood in for its prefix; `compacted`: compacted now; `unread`: not a conversation ollm reads, sent as it came. */
+  readonly action: 'fits' | 'reused' | 'compacted' | 'unread';
+  /** How many of the client's messages a cached compaction stood for. */
+  readonly reusedMessages: number;
+  /** Tokens that went through the pipeline for this request (0 when nothing was compacted). */
+  readonly processedTokens: number;
+  /** Tokens of messages not covered by a cached compaction: the new span. */
+  readonly newSpanTokens: number;
+  readonly stages: readonly string[];
+  /** sha256 of the pieces removed from this conversation, the newest 256 (`ollm recover` takes 12 hex). */
+  readonly references: readonly string[];
+  /** Pieces this request's compaction removed (0 unless `compacted`). */
+  readonly removedNow: number;
+  readonly note?: string;
+}
+
+export interface PreparedChat {
+  /** The messages to send, when they changed (undefined: send the body as it came). */
+  readonly messages?: unknown[];
+  readonly report: RequestReport;
+}
+
+interface CompactionOutcome {
+  readonly entry: CachedCompaction;
+  readonly processedTokens: number;
+  readonly removedNow: number;
+}
+
+/**
+ * Makes one chat request fit its model's window less the reply reserve: sent as it came when it
+ * fits; else the longest prefix an earlier request compacted is replaced by that compaction
+ * (found by its prefix key, in one store round trip) and, when that is still over the budget, the
+ * rest is compacted with the pipeline to `targetShare` of the budget (the window guard last) and
+ * kept for the next request. Compacting one conversation happens once at a time, in this process
+ * (single flight) and across proxies sharing the store (its lock).
+ */
+export class RequestCompactor {
+  readonly #options: RequestCompactorOptions;
+  readonly #flights = new SingleFlight<CompactionOutcome>();
+  readonly #guard;
+
+  constructor(options: RequestCompactorOptions) {
+    this.#options = options;
+    this.#guard = createWindowGuardProvider({ shape: options.shape });
+  }
+
+  async prepare(request: ChatRequest): Promise<PreparedChat> {
+    const { tokens, store } = this.#options;
+    const window = request.window.tokens;
+    const reserve = request.replyLimit ?? resolveReplyReserve(window, this.#options.replyReserve);
+    const toolsTokens = request.body['tools'] === undefined ? 0 : tokens.countText(JSON.stringify(request.body['tools']));
+    const budget = window - reserve - toolsTokens;
+    const base = { model: request.model, window, windowSource: request.window.source, reserve, budget };
+    let read;
+    try {
+      read = readWireMessages(request.format, request.messages, BODY_LABEL);
+    } catch (error) {
+      if (!InvalidTranscriptError.isInstance(error)) throw error;
+      // A conversation ollm cannot read is the upstream's to judge: sent as it came.
+      return { report: { ...base, ...unchanged(0), action: 'unread', note: error.message } };
+    }
+    const tokensBefore = tokens.countMessages(read.messages);
+    if (tokensBefore <= budget) return { report: { ...base, ...unchanged(tokensBefore), newSpanTokens: tokensBefore } };
+    if (budget <= 0) throw requestTooLarge({ ...base, tokens: tokensBefore, reason: 'the reply limit and the tools leave no room for messages' });
+
+    const scope = [request.format, request.model, this.#options.pipeline, this.#options.shape, budget, this.#targetShare()].join('\n');
+    const keys = prefixKeys(scope, request.messages);
+    const cached = await store.getCompactions(keys);
+    let reusedIndex = -1;
+    for (let index = cached.length - 1; index >= 0; index -= 1) {
+      if (cached[index]?.coveredMessages === index + 1) {
+        reusedIndex = index;
+        break;
+      }
+    }
+    const reused = reusedIndex >= 0 ? cached[reusedIndex] : undefined;
+    const tail = request.messages.slice(reusedIndex + 1);
+    const newSpanTokens = tokens.countMessages(read.messages.slice(reusedIndex + 1));
+    if (reused) {
+      const candidate = [...reused.messages, ...tail];
+      const candidateTokens = tokens.countMessages(readWireMessages(request.format, candidate, BODY_LABEL).messages);
+      if (candidateTokens <= budget) {
+        return {
+          messages: candidate,
+          report: {
+            ...base,
+            tokensBefore,
+            tokensAfter: candidateTokens,
+            action: 'reused',
+            reusedMessages: reused.coveredMessages,
+            processedTokens: 0,
+            removedNow: 0,
+            newSpanTokens,
+            stages: reused.stages,
+            references: reused.references,
+          },
+        };
+      }
+    }
+    const key = keys[keys.length - 1]!;
+    const outcome = await this.#flights.run(key, () =>
+      this.#compactOnce(key, { request, reused, tail, tokensBefore, budget, base: { ...base, tokens: tokensBefore } }),
+    );
+    return {
+      messages: [...outcome.entry.messages],
+      report: {
+        ...base,
+        tokensBefore,
+        tokensAfter: outcome.entry.tokensAfter,
+        action: 'compacted',
+        reusedMessages: reused?.coveredMessages ?? 0,
+        processedTokens: outcome.processedTokens,
+        removedNow: outcome.removedNow,
+        newSpanTokens,
+        stages: outcome.entry.stages,
+        references: outcome.entry.references,
+      },
+    };
+  }
+
+  #targetShare(): number {
+    return this.#options.targetShare ?? DEFAULT_TARGET_SHARE;
+  }
+
+  /** Compacts under the store's lock; a proxy that finds the lock taken waits for the other's entry. */
+  async #compactOnce(key: string, work: CompactionWork): Promise<CompactionOutcome> {
+    const { store } = this.#options;
+    const release = await store.tryLock(key, COMPACTION_LOCK_MS);
+    if (!release) {
+      const entry = await this.#waitForEntry(key, work.request.signal);
+      if (entry) return { entry, processedTokens: 0, removedNow: 0 };
+      // The holder gave up or died: compact here after all.
+    }
+    try {
+      const outcome = await this.#compact(work);
+      await store.putCompaction(key, outcome.entry);
+      return outcome;
+    } finally {
+      await release?.();
+    }
+  }
+
+  async #waitForEntry(key: string, signal: AbortSignal | undefined): Promise<CachedCompaction | undefined> {
+    const deadline = Date.now() + COMPACTION_LOCK_MS;
+    while (Date.now() < deadline) {
+      signal?.throwIfAborted();
+      const [entry] = await this.#options.store.getCompactions([key]);
+      if (entry) return entry;
+      const release = await this.#options.store.tryLock(key, COMPACTION_LOCK_MS);
+      if (release) {
+        // The lock is free again without an entry: the other proxy failed.
+        await release();
+        return undefined;
+      }
+      await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
+    }
+    return undefined;
+  }
+
+  async #compact(work: CompactionWork): Promise<CompactionOutcome> {
+    const { request, reused, tail, budget } = work;
+    const { tokens, logdir, store } = this.#options;
+    const input = reused ? [...reused.messages, ...tail] : [...request.messages];
+    const wire = readWireMessages(request.format, input, BODY_LABEL);
+    const processedTokens = tokens.countMessages(wire.messages);
+    const target = Math.max(1, Math.floor(budget * this.#targetShare()));
+    const stages: string[] = [...(reused?.stages ?? [])];
+    const removed: string[] = [];
+    let messages: readonly Message[] = wire.messages;
+    const run = async (providers: readonly ContextProvider[], limit: number): Promise<void> => {
+      const done = await this.#runStages(providers, messages, limit, request.signal);
+      messages = done.messages;
+      for (const { provider, result } of done.applied) {
+        if (!stages.includes(provider)) stages.push(provider);
+        for (const piece of result.removed) removed.push(piece.sha256);
+      }
+    };
+    await run(this.#options.stages, target);
+    // The guard aims for the target as well: the turns that follow then fit without compacting.
+    if (tokens.countMessages(messages) > target) await run([this.#guard], target);
+    const tokensAfter = tokens.countMessages(messages);
+    if (tokensAfter > budget) throw requestTooLarge({ ...work.base, after: tokensAfter, reason: 'system, user and pinned messages alone are over it' });
+    if (store.kind !== 'files') await this.#mirrorRemoved(removed, logdir);
+    // The newest references only: an entry stays small however long the conversation grows.
+    const references = [...new Set([...(reused?.references ?? []), ...removed])].slice(-MAX_REFERENCES_KEPT);
+    return {
+      entry: { coveredMessages: request.messages.length, messages: wire.write(messages), tokensBefore: work.tokensBefore, tokensAfter, stages, references },
+      processedTokens,
+      removedNow: new Set(removed).size,
+    };
+  }
+
+  /** Core's stage runner: every output validated, kept only when smaller; a failing model stage is skipped. */
+  #runStages(providers: readonly ContextProvider[], messages: readonly Message[], limit: number, signal: AbortSignal | undefined) {
+    const { tokens, logger, logdir, model, providerOptions, shape } = this.#options;
+    return runStages({
+      stages: model ? providers : providers.filter((provider) => !providerUsesModel(provider)),
+      messages,
+      config: resolveCompressionConfig({ limit, logdir }),
+      context: { tokens, logger, ...(model ? { model } : {}), ...(signal ? { abortSignal: signal } : {}) },
+      ...(providerOptions ? { providerOptions } : {}),
+      shape,
+      // A stage that fails (or breaks a rule, so its output is refused) is skipped, as in the
+      // runtime: the next stage, then the window guard, still get the request under the budget.
+      onError: (provider, error) => {
+        if (signal?.aborted) return 'throw';
+        logger.warn(`ollm serve: ${provider.name} failed (${error instanceof Error ? error.message : String(error)}); going on without it`);
+        return 'skip';
+      },
+    });
+  }
+
+  /** Copies what providers saved under logdir into a shared store, so any proxy's `ollm recover` finds it. */
+  async #mirrorRemoved(references: readonly string[], logdir: string): Promise<void> {
+    for (const sha256 of new Set(references)) {
+      let entry;
+      try {
+        entry = readRemovedEntry(join(logdir, RECOVERY_FOLDER, `${sha256}.txt`), sha256);
+      } catch {
+        continue; // Not saved (a provider without logdir): nothing to copy.
+      }
+      if (entry.state !== 'damaged') await this.#options.store.putRemoved(sha256, entry.content.toString('utf8'));
+    }
+  }
+}
+
+interface CompactionWork {
+  readonly request: ChatRequest;
+  readonly reused: CachedCompaction | undefined;
+  readonly tail: readonly unknown[];
+  readonly tokensBefore: number;
+  readonly budget: number;
+  readonly base: Omit<Parameters<typeof requestTooLarge>[0], 'reason' | 'after'>;
+}
+
+function unchanged(tokens: number): Omit<RequestReport, 'model' | 'window' | 'windowSource' | 'reserve' | 'budget'> {
+  return {
+    tokensBefore: tokens,
+    tokensAfter: tokens,
+    action: 'fits',
+    reusedMessages: 0,
+    processedTokens: 0,
+    removedNow: 0,
+    newSpanTokens: tokens,
+    stages: [],
+    references: [],
+  };
+}

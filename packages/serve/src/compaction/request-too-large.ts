@@ -1,0 +1,25 @@
+import { ProxyError } from '../upstream/upstream-errors.js';
+
+/**
+ * The request cannot fit its model's window whatever is compacted: answered with a 400 in the
+ * API's error shape, nothing sent upstream (the server would refuse it or cut it silently).
+ */
+export function requestTooLarge(details: {
+  readonly model: string;
+  readonly window: number;
+  readonly reserve: number;
+  readonly budget: number;
+  readonly tokens: number;
+  readonly after?: number;
+  readonly reason: string;
+}): ProxyError {
+  const { model, window, reserve, budget, tokens, after, reason } = details;
+  const count = (value: number) => value.toLocaleString('en-US');
+  const left = after === undefined ? '' : `, ${count(after)} after compaction`;
+  return new ProxyError({
+    message: `ollm serve: the messages cannot fit the window of ${model}: ${count(tokens)} tokens${left}, over the ${count(budget)}-token budget (a ${count(window)}-token window less ${count(reserve)} for the reply and the tools): ${reason}`,
+    code: 'request-too-large',
+    status: 400,
+    type: 'context_length_exceeded',
+  });
+}

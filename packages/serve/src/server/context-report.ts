@@ -1,0 +1,58 @@
+import type { RequestReport } from '../compaction/request-compactor.js';
+
+/** The response header that says what the proxy did to the request. */
+export const CONTEXT_HEADER = 'x-ollm-context';
+
+/** Digits of a reference shown: what `ollm recover` takes. */
+const REFERENCE_DIGITS = 12;
+const REFERENCES_SHOWN = 8;
+
+/**
+ * `x-ollm-context: compacted; tokens=12345->2867; budget=3481; window=4096; reserve=615;
+ * stages=fold; reused=38; processed=2867; new=210; removed=14; refs=3f2a9c1e4b7d,…` (the newest 8
+ * references) — one line,
+ * `key=value` pairs after the action, so a client or a test reads it without parsing prose.
+ */
+export function contextHeader(report: RequestReport): string {
+  const fields = [
+    report.action,
+    `tokens=${report.tokensBefore}->${report.tokensAfter}`,
+    `budget=${report.budget}`,
+    `window=${report.window}`,
+    `window-source=${report.windowSource}`,
+    `reserve=${report.reserve}`,
+  ];
+  if (report.stages.length > 0) fields.push(`stages=${report.stages.join(',')}`);
+  fields.push(`reused=${report.reusedMessages}`, `processed=${report.processedTokens}`, `new=${report.newSpanTokens}`);
+  if (report.removedNow > 0) fields.push(`removed=${report.removedNow}`);
+  if (report.references.length > 0) {
+    fields.push(
+      `refs=${report.references
+        .slice(-REFERENCES_SHOWN)
+        .map((sha) => sha.slice(0, REFERENCE_DIGITS))
+        .join(',')}`,
+    );
+  }
+  return fields.join('; ');
+}
+
+/** The log line for a request the proxy changed (or could not read); undefined for one sent as it came. */
+export function contextLogLine(method: string, path: string, report: RequestReport, timeMs: number): string | undefined {
+  const count = (value: number) => value.toLocaleString('en-US');
+  const head = `ollm serve: ${method} ${path} ${report.model}`;
+  if (report.action === 'unread') return `${head}: sent as it came (ollm could not read it: ${report.note ?? 'unknown'})`;
+  if (report.action === 'fits') return undefined;
+  const parts = [
+    `${count(report.tokensBefore)} -> ${count(report.tokensAfter)} tokens (budget ${count(report.budget)} of a ${count(report.window)} window)`,
+    report.action === 'reused' ? `reused the compaction of ${count(report.reusedMessages)} messages` : `compacted ${count(report.processedTokens)} tokens`,
+  ];
+  if (report.action === 'compacted' && report.reusedMessages > 0) parts.push(`over a cached compaction of ${count(report.reusedMessages)} messages`);
+  if (report.stages.length > 0) parts.push(report.stages.join(','));
+  if (report.references.length > 0) {
+    const shown = report.references.slice(-3).map((sha) => sha.slice(0, REFERENCE_DIGITS));
+    const removed = report.removedNow > 0 ? `${count(report.removedNow)} removed` : 'removed earlier';
+    parts.push(`${removed} (ollm recover ${shown.join(', ')}${report.references.length > 3 ? ', ...' : ''})`);
+  }
+  parts.push(`${Math.round(timeMs)} ms`);
+  return `${head}: ${parts.join(' · ')}`;
+}

@@ -1,0 +1,244 @@
+import type { IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pipeline } from 'node:stream/promises';
+import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
+import {
+  createTokenizer,
+  InvalidTranscriptError,
+  OllmError,
+  silentLogger,
+  TokenCounter,
+  type ContextProvider,
+  type LanguageModel,
+  type Logger,
+  type MessageShapeRuleSet,
+  type ProviderOptions,
+  type TokenEncoding,
+} from '@ollm/core';
+import { MAX_TRANSCRIPT_BYTES, parseJsonBody } from '@ollm/transcripts';
+import { RequestCompactor, type RequestReport } from '../compaction/request-compactor.js';
+import type { ProxyStore } from '../store/proxy-store.js';
+import { createUpstreamAgents, forwardRequest, responseHeaders } from '../upstream/forward-request.js';
+import { ModelWindows } from '../upstream/model-windows.js';
+import { parseUpstream, type UpstreamApi } from '../upstream/upstream.js';
+import { ProxyError } from '../upstream/upstream-errors.js';
+import { chatDialectFor, OLLAMA_DIALECT, OPENAI_DIALECT, type ChatDialect } from './chat-dialect.js';
+import { CONTEXT_HEADER, contextHeader, contextLogLine } from './context-report.js';
+
+/** `ollm serve`'s default port (Ollama's is 11434). */
+export const DEFAULT_SERVE_PORT = 11500;
+/** Loopback only unless told otherwise. */
+export const DEFAULT_SERVE_ADDRESS = '127.0.0.1';
+export const DEFAULT_UPSTREAM_TIMEOUT_MS = 300_000;
+
+export interface ProxyServerOptions {
+  /** The model server: `http://127.0.0.1:11434` (Ollama) or an OpenAI-compatible base URL. */
+  readonly upstream: string;
+  /** How to ask the upstream about its models' windows; default `ollama`. Both chat routes are compacted either way. */
+  readonly api?: UpstreamApi;
+  /** The address to listen on; default 127.0.0.1. */
+  readonly address?: string;
+  /** Default 11500; 0 picks a free port. */
+  readonly port?: number;
+  /** The pipeline's stages, and how it is written (`fold`, `mask,code-aware,trim`). */
+  readonly stages: readonly ContextProvider[];
+  readonly pipeline: string;
+  readonly providerOptions?: ProviderOptions;
+  /** For model stages; without one they are skipped. */
+  readonly model?: LanguageModel;
+  readonly store: ProxyStore;
+  /** Where removed content is saved (`<logdir>/removed/`): the ollm home. */
+  readonly logdir: string;
+  /** `--window`: every model's window, over what the upstream says. */
+  readonly window?: number;
+  readonly replyReserve?: number;
+  readonly targetShare?: number;
+  /** Default `strict`: local servers apply chat templates that refuse anything else. */
+  readonly shape?: MessageShapeRuleSet;
+  readonly encoding?: TokenEncoding;
+  readonly logger?: Logger;
+  /** How long the upstream may take to start answering; default 300 s. */
+  readonly timeoutMs?: number;
+  /** Called once per chat request the proxy read, after it was forwarded (tests, the bench). */
+  readonly onChat?: (report: RequestReport, details: { readonly path: string; readonly status: number; readonly timeMs: number }) => void;
+}
+
+export interface ProxyServer {
+  /** e.g. `http://127.0.0.1:11500` (OpenAI clients add `/v1`). */
+  readonly url: string;
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the proxy: chat requests (`/v1/chat/completions`, `/api/chat`) are made to fit their
+ * model's window and forwarded, every other request is forwarded as it came, and every response
+ * is the upstream's, streamed through byte for byte (with an `x-ollm-context` header on chats).
+ */
+export async function startProxyServer(options: ProxyServerOptions): Promise<ProxyServer> {
+  const upstream = parseUpstream(options.upstream, options.api ?? 'ollama');
+  const logger = options.logger ?? silentLogger;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
+  const tokens = new TokenCounter(createTokenizer(options.encoding ?? 'o200k_base'));
+  const windows = new ModelWindows({ upstream, logger, timeoutMs, ...(options.window !== undefined ? { window: options.window } : {}) });
+  const compactor = new RequestCompactor({
+    stages: options.stages,
+    pipeline: options.pipeline,
+    store: options.store,
+    logdir: options.logdir,
+    tokens,
+    logger,
+    shape: options.shape ?? 'strict',
+    ...(options.providerOptions ? { providerOptions: options.providerOptions } : {}),
+    ...(options.model ? { model: options.model } : {}),
+    ...(options.replyReserve !== undefined ? { replyReserve: options.replyReserve } : {}),
+    ...(options.targetShare !== undefined ? { targetShare: options.targetShare } : {}),
+  });
+  const agents = createUpstreamAgents();
+  const app = Fastify({ logger: false, bodyLimit: MAX_TRANSCRIPT_BYTES, forceCloseConnections: true });
+  // Bodies stay bytes: what is not a chat goes upstream exactly as it came.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+
+  app.all('/*', async (request: FastifyRequest, reply: FastifyReply) => {
+    const started = performance.now();
+    const path = request.url;
+    const pathname = path.split('?')[0] ?? path;
+    const dialect = request.method === 'POST' ? chatDialectFor(pathname) : undefined;
+    const errorDialect = dialect ?? (pathname.startsWith('/v1') ? OPENAI_DIALECT : OLLAMA_DIALECT);
+    const controller = new AbortController();
+    reply.raw.on('close', () => {
+      if (!reply.raw.writableFinished) controller.abort(new Error('the client closed the connection'));
+    });
+    let body = Buffer.isBuffer(request.body) ? request.body : undefined;
+    let report: RequestReport | undefined;
+    try {
+      if (dialect && body) {
+        const chat = await readChat(dialect, body, request);
+        if (chat) {
+          const window = await windows.windowFor(chat.model, {
+            ...(chat.requestedWindow !== undefined ? { requestedWindow: chat.requestedWindow } : {}),
+            ...(chat.apiKey !== undefined ? { apiKey: chat.apiKey } : {}),
+          });
+          const prepared = await compactor.prepare({
+            format: dialect.format,
+            model: chat.model,
+            body: chat.body,
+            messages: chat.messages,
+            window,
+            signal: controller.signal,
+            ...(chat.replyLimit !== undefined ? { replyLimit: chat.replyLimit } : {}),
+          });
+          report = prepared.report;
+          if (prepared.messages) body = Buffer.from(JSON.stringify({ ...chat.body, messages: prepared.messages }));
+        }
+      }
+      const response = await forwardRequest({
+        upstream,
+        method: request.method,
+        path,
+        headers: request.headers,
+        body,
+        signal: controller.signal,
+        timeoutMs,
+        agents,
+      });
+      await relay(reply, response, report);
+      if (report) {
+        const timeMs = performance.now() - started;
+        const line = contextLogLine(request.method, pathname, report, timeMs);
+        if (line) logger.info(line);
+        options.onChat?.(report, { path: pathname, status: response.statusCode ?? 0, timeMs });
+      }
+    } catch (error) {
+      if (controller.signal.aborted) {
+        reply.raw.destroy();
+        return;
+      }
+      if (reply.raw.headersSent) {
+        // The upstream broke off mid-response: the client sees the connection end, as it would without the proxy.
+        reply.raw.destroy();
+        return;
+      }
+      const failure = asProxyError(error);
+      if (failure.status >= 500) logger.warn(failure.message);
+      if (!reply.sent) {
+        reply.hijack();
+        const text = JSON.stringify(errorDialect.errorBody(failure.status, failure.message, failure.type));
+        reply.raw.writeHead(failure.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+        reply.raw.end(text);
+      }
+    }
+  });
+
+  await app.listen({ host: options.address ?? DEFAULT_SERVE_ADDRESS, port: options.port ?? DEFAULT_SERVE_PORT });
+  const address = app.server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${host}:${address.port}`,
+    port: address.port,
+    async close() {
+      await app.close();
+      agents.destroy();
+    },
+  };
+}
+
+interface ReadChat {
+  readonly model: string;
+  readonly body: Record<string, unknown>;
+  readonly messages: readonly unknown[];
+  readonly replyLimit?: number;
+  readonly requestedWindow?: number;
+  readonly apiKey?: string;
+}
+
+/** The chat in a request body; undefined when it is not one (the upstream answers it in its own words). */
+async function readChat(dialect: ChatDialect, body: Buffer, request: FastifyRequest): Promise<ReadChat | undefined> {
+  let parsed: unknown;
+  try {
+    parsed = parseJsonBody(body.toString('utf8'), 'request body');
+  } catch (error) {
+    if (!InvalidTranscriptError.isInstance(error)) throw error;
+    throw new ProxyError({ message: error.message, code: 'bad-json', status: 400, type: 'invalid_request_error', cause: error });
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined;
+  const record = parsed as Record<string, unknown>;
+  const model = record['model'];
+  const messages = record['messages'];
+  if (typeof model !== 'string' || !Array.isArray(messages)) return undefined;
+  const authorization = request.headers.authorization;
+  const apiKey = typeof authorization === 'string' && /^bearer\s+/i.test(authorization) ? authorization.replace(/^bearer\s+/i, '') : undefined;
+  const replyLimit = dialect.replyLimit(record);
+  const requestedWindow = dialect.requestedWindow(record);
+  return {
+    model,
+    body: record,
+    messages,
+    ...(replyLimit !== undefined ? { replyLimit } : {}),
+    ...(requestedWindow !== undefined ? { requestedWindow } : {}),
+    ...(apiKey !== undefined ? { apiKey } : {}),
+  };
+}
+
+/** The upstream's status, headers and bytes, as they come. */
+async function relay(reply: FastifyReply, response: IncomingMessage, report: RequestReport | undefined): Promise<void> {
+  reply.hijack();
+  const headers = responseHeaders(response.headers);
+  if (report) headers[CONTEXT_HEADER] = contextHeader(report);
+  reply.raw.writeHead(response.statusCode ?? 502, response.statusMessage, headers);
+  reply.raw.flushHeaders();
+  await pipeline(response, reply.raw);
+}
+
+function asProxyError(error: unknown): ProxyError {
+  if (error instanceof ProxyError) return error;
+  if (OllmError.isInstance(error) && (error as { status?: unknown }).status === 502) {
+    return new ProxyError({ message: error.message, code: error.code, status: 502, type: 'upstream_unavailable', cause: error });
+  }
+  if (OllmError.isInstance(error) && error.name === 'ModelUnavailableError') {
+    return new ProxyError({ message: error.message, code: error.code, status: 502, type: 'upstream_unavailable', cause: error });
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new ProxyError({ message: `ollm serve: ${message}`, code: 'proxy-error', status: 500, type: 'server_error', cause: error });
+}
