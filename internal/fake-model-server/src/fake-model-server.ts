@@ -52,7 +52,7 @@ export interface FakeModelServerOptions {
    */
   readonly reportedPromptTokenScale?: number;
   /**
-   * Refuse a chat whose prompt plus reply limit is over the model's window (`loadedContextLength`,
+   * Refuse a chat whose prompt (as reported: scaled by `reportedPromptTokenScale`) plus reply limit is over the model's window (`loadedContextLength`,
    * else `contextLength`; for Ollama, a request's `options.num_ctx` when smaller), with a 400 as
    * vLLM and OpenAI answer (`context_length_exceeded`), instead of answering it. Default false.
    */
@@ -215,7 +215,9 @@ export async function startFakeModelServer(options: FakeModelServerOptions = {})
         sendJson(response, 404, errorBody(protocol, 404, `model "${exchange.model}" not found, try pulling it first`));
         return;
       }
-      const refusal = options.enforceWindow ? windowRefusal(exchange, record, promptTokens) : undefined;
+      const reportedPromptTokens = Math.round(promptTokens * (options.reportedPromptTokenScale ?? 1));
+      // The server's own count decides, as a server with another tokenizer counts.
+      const refusal = options.enforceWindow ? windowRefusal(exchange, record, reportedPromptTokens) : undefined;
       if (refusal) {
         sendJson(
           response,
@@ -232,7 +234,6 @@ export async function startFakeModelServer(options: FakeModelServerOptions = {})
         messages,
         ...(exchange.maxTokens !== undefined ? { maxTokens: exchange.maxTokens } : {}),
       };
-      const reportedPromptTokens = Math.round(promptTokens * (options.reportedPromptTokenScale ?? 1));
       const outcome = decideOutcome({ request: chatRequest, promptTokens: reportedPromptTokens, fault, counter, reply: options.reply });
       const rendered = protocol === 'ollama' ? renderOllamaChat(exchange, outcome) : renderOpenAIChat(exchange, outcome, `chatcmpl-fake-${++completionNumber}`);
       await writeRendered(response, rendered, fault, exchange.stream);

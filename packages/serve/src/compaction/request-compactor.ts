@@ -59,6 +59,11 @@ export interface ChatRequest {
   readonly window: ModelWindow;
   /** The reply limit the request itself sets (`max_tokens`, `num_predict`). */
   readonly replyLimit?: number;
+  /**
+   * How far this model's server counts above ollm's local count (its tokenizer, its chat
+   * template), learnt from the prompt sizes it reported; 1 when nothing was learnt yet.
+   */
+  readonly calibration?: number;
   readonly signal?: AbortSignal;
 }
 
@@ -70,6 +75,10 @@ export interface RequestReport {
   readonly reserve: number;
   /** The most the messages may hold: window - reserve - the tools' definitions. */
   readonly budget: number;
+  /** Tokens of the tools' definitions (`tools`). */
+  readonly toolsTokens: number;
+  /** The factor local counts were scaled by before they were held to the budget. */
+  readonly calibration: number;
   readonly tokensBefore: number;
   readonly tokensAfter: number;
   /** `fits`: sent as it came; `reused`: an earlier compaction stood in for its prefix; `compacted`: compacted now; `unread`: not a conversation ollm reads, sent as it came. */
@@ -124,7 +133,10 @@ export class RequestCompactor {
     const reserve = request.replyLimit ?? resolveReplyReserve(window, this.#options.replyReserve);
     const toolsTokens = request.body['tools'] === undefined ? 0 : tokens.countText(JSON.stringify(request.body['tools']));
     const budget = window - reserve - toolsTokens;
-    const base = { model: request.model, window, windowSource: request.window.source, reserve, budget };
+    const calibration = request.calibration ?? 1;
+    // The budget in local tokens: what the server will count, scaled back.
+    const localBudget = Math.floor(budget / calibration);
+    const base = { model: request.model, window, windowSource: request.window.source, reserve, budget, toolsTokens, calibration };
     let read;
     try {
       read = readWireMessages(request.format, request.messages, BODY_LABEL);
@@ -134,7 +146,7 @@ export class RequestCompactor {
       return { report: { ...base, ...unchanged(0), action: 'unread', note: error.message } };
     }
     const tokensBefore = tokens.countMessages(read.messages);
-    if (tokensBefore <= budget) return { report: { ...base, ...unchanged(tokensBefore), newSpanTokens: tokensBefore } };
+    if (tokensBefore <= localBudget) return { report: { ...base, ...unchanged(tokensBefore), newSpanTokens: tokensBefore } };
     if (budget <= 0) throw requestTooLarge({ ...base, tokens: tokensBefore, reason: 'the reply limit and the tools leave no room for messages' });
 
     const scope = [request.format, request.model, this.#options.pipeline, this.#options.shape, budget, this.#targetShare()].join('\n');
@@ -153,7 +165,7 @@ export class RequestCompactor {
     if (reused) {
       const candidate = [...reused.messages, ...tail];
       const candidateTokens = tokens.countMessages(readWireMessages(request.format, candidate, BODY_LABEL).messages);
-      if (candidateTokens <= budget) {
+      if (candidateTokens <= localBudget) {
         return {
           messages: candidate,
           report: {
@@ -173,7 +185,7 @@ export class RequestCompactor {
     }
     const key = keys[keys.length - 1]!;
     const outcome = await this.#flights.run(key, () =>
-      this.#compactOnce(key, { request, reused, tail, tokensBefore, budget, base: { ...base, tokens: tokensBefore } }),
+      this.#compactOnce(key, { request, reused, tail, tokensBefore, budget: localBudget, base: { ...base, tokens: tokensBefore } }),
     );
     return {
       messages: [...outcome.entry.messages],
@@ -303,11 +315,12 @@ interface CompactionWork {
   readonly reused: CachedCompaction | undefined;
   readonly tail: readonly unknown[];
   readonly tokensBefore: number;
+  /** The budget in local tokens (the calibration applied). */
   readonly budget: number;
   readonly base: Omit<Parameters<typeof requestTooLarge>[0], 'reason' | 'after'>;
 }
 
-function unchanged(tokens: number): Omit<RequestReport, 'model' | 'window' | 'windowSource' | 'reserve' | 'budget'> {
+function unchanged(tokens: number): Omit<RequestReport, 'model' | 'window' | 'windowSource' | 'reserve' | 'budget' | 'toolsTokens' | 'calibration'> {
   return {
     tokensBefore: tokens,
     tokensAfter: tokens,

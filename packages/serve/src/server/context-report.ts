@@ -22,6 +22,8 @@ export function contextHeader(report: RequestReport): string {
     `window-source=${report.windowSource}`,
     `reserve=${report.reserve}`,
   ];
+  if (report.toolsTokens > 0) fields.push(`tools=${report.toolsTokens}`);
+  if (report.calibration !== 1) fields.push(`calibration=${report.calibration.toFixed(3)}`);
   if (report.stages.length > 0) fields.push(`stages=${report.stages.join(',')}`);
   fields.push(`reused=${report.reusedMessages}`, `processed=${report.processedTokens}`, `new=${report.newSpanTokens}`);
   if (report.removedNow > 0) fields.push(`removed=${report.removedNow}`);

@@ -68,4 +68,26 @@ describe('ollm serve with the ollama client', () => {
     // Asked once per model.
     expect(harness.fake.requests.filter((request) => request.path === '/api/show')).toHaveLength(2);
   });
+
+  it('learns from the prompt sizes the server reports when its tokenizer counts 30% more, so requests still fit', async () => {
+    // The fake server reports (and judges the window by) 1.3x the exact o200k count, as a model with another tokenizer would.
+    harness = await startProxyHarness({ fake: { reportedPromptTokenScale: 1.3 } });
+    const client = new Ollama({ host: harness.proxy.url });
+    const messages: OllamaMessage[] = [{ role: 'system', content: 'You are a careful coding agent.' }];
+    for (let turn = 0; turn < 80; turn += 1) {
+      messages.push({ role: 'user', content: question(turn) });
+      messages.push({ role: 'assistant', content: '', tool_calls: [{ function: { name: 'read_file', arguments: { path: 'a.ts' } } }] });
+      messages.push({ role: 'tool', tool_name: 'read_file', content: fileText(turn) });
+      const stream = await client.chat({ model: SMALL_MODEL.name, messages, stream: true, options: { num_ctx: 4096, num_predict: REPLY_LIMIT } });
+      let reply = '';
+      for await (const chunk of stream) reply += chunk.message.content;
+      messages.push({ role: 'assistant', content: reply });
+    }
+    const chats = harness.fake.requests.filter((request) => request.path === '/api/chat');
+    expect(chats).toHaveLength(80);
+    // None refused: what the server counted plus the reply limit always fit its window.
+    expect(chats.every((request) => Math.round(request.promptTokens * 1.3) + REPLY_LIMIT <= 4096)).toBe(true);
+    expect(harness.reports.at(-1)!.calibration).toBeGreaterThan(1.25);
+    expect(harness.reports.at(-1)!.calibration).toBeLessThan(1.35);
+  });
 });

@@ -15,11 +15,13 @@ import {
   type ProviderOptions,
   type TokenEncoding,
 } from '@ollm/core';
+import { TokenCalibration } from '@ollm/runtime';
 import { MAX_TRANSCRIPT_BYTES, parseJsonBody } from '@ollm/transcripts';
 import { RequestCompactor, type RequestReport } from '../compaction/request-compactor.js';
 import type { ProxyStore } from '../store/proxy-store.js';
 import { createUpstreamAgents, forwardRequest, responseHeaders } from '../upstream/forward-request.js';
 import { ModelWindows } from '../upstream/model-windows.js';
+import { watchReportedPromptTokens } from '../upstream/reported-prompt-tokens.js';
 import { parseUpstream, type UpstreamApi } from '../upstream/upstream.js';
 import { ProxyError } from '../upstream/upstream-errors.js';
 import { chatDialectFor, OLLAMA_DIALECT, OPENAI_DIALECT, type ChatDialect } from './chat-dialect.js';
@@ -95,6 +97,13 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Pro
     ...(options.targetShare !== undefined ? { targetShare: options.targetShare } : {}),
   });
   const agents = createUpstreamAgents();
+  // Per model: how far its server counts above the local count (learnt from reported usage).
+  const calibrations = new Map<string, TokenCalibration>();
+  const calibrationOf = (model: string): TokenCalibration => {
+    let calibration = calibrations.get(model);
+    if (!calibration) calibrations.set(model, (calibration = new TokenCalibration()));
+    return calibration;
+  };
   const app = Fastify({ logger: false, bodyLimit: MAX_TRANSCRIPT_BYTES, forceCloseConnections: true });
   // Bodies stay bytes: what is not a chat goes upstream exactly as it came.
   app.removeAllContentTypeParsers();
@@ -126,6 +135,7 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Pro
             body: chat.body,
             messages: chat.messages,
             window,
+            calibration: calibrationOf(chat.model).ratio,
             signal: controller.signal,
             ...(chat.replyLimit !== undefined ? { replyLimit: chat.replyLimit } : {}),
           });
@@ -143,8 +153,13 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Pro
         timeoutMs,
         agents,
       });
+      const reported = report ? watchReportedPromptTokens(response) : undefined;
       await relay(reply, response, report);
       if (report) {
+        const promptTokens = reported?.();
+        if (promptTokens !== undefined && response.statusCode === 200 && report.action !== 'unread') {
+          calibrationOf(report.model).record(report.tokensAfter + report.toolsTokens, promptTokens);
+        }
         const timeMs = performance.now() - started;
         const line = contextLogLine(request.method, pathname, report, timeMs);
         if (line) logger.info(line);
