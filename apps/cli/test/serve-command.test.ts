@@ -97,6 +97,7 @@ describe('ollm serve', () => {
     [['--pipeline', 'fold,nosuch'], /nosuch/],
     [['--window', '12'], /Invalid --window "12"/],
     [['--store', 'memcached://x'], /--store must be "files" or a redis:\/\/ URL/],
+    [['--summary-upstream', 'http://127.0.0.1:1'], /--summary-upstream needs --summary-model/],
   ])('refuses %j with exit 2 before listening', async (argv, message) => {
     const home = temporaryFolder();
     cleanups.push(home.remove);

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { InvalidArgumentError, isPipelineProvider, type Logger } from '@ollm/core';
+import { InvalidArgumentError, isPipelineProvider, providerUsesModel, type Logger } from '@ollm/core';
 import { createOllamaModel } from '@ollm/model-ollama';
 import { createOpenAIModel, LOCAL_API_KEY } from '@ollm/model-openai';
 import { loadConfig } from '@ollm/runtime';
@@ -23,6 +23,7 @@ interface ServeOptions {
   readonly replyReserve?: string;
   readonly store?: string;
   readonly summaryModel?: string;
+  readonly summaryUpstream?: string;
   readonly timeout?: string;
   readonly logdir?: string;
   readonly providerOption?: readonly string[];
@@ -42,6 +43,7 @@ export const serveCommand = defineCommand((command: Command, context: CommandCon
     .option('--reply-reserve <tokens>', 'tokens kept for the reply when a request sets no max_tokens / num_predict (default: 15% of the window)')
     .option('--store <store>', 'where compactions and removed content are kept: files (default) or a redis:// URL shared by several proxies')
     .option('--summary-model <name>', 'a model on the upstream for model stages in --pipeline (goal-aware, summarize); without it they are skipped')
+    .option('--summary-upstream <url>', 'the server --summary-model runs on, when not the upstream (an URL ending in /v1 is OpenAI-compatible)')
     .option('--timeout <seconds>', 'how long the upstream may take to start answering (default: config timeout, else 300)')
     .option('--logdir <dir>', 'where removed content is saved (default: $OLLM_HOME or ~/.ollm)')
     .option(
@@ -87,16 +89,29 @@ Examples:
       for (const warning of unusedProviderOptions(config.providerOptions, registry)) io.stderr.write(`ollm: ${colorsFor(io).yellow('warning:')} ${warning}\n`);
       const stages = isPipelineProvider(provider) ? provider.stages : [provider];
       const timeoutMs = timeoutSeconds !== undefined ? Math.round(timeoutSeconds * 1000) : undefined;
+      if (options.summaryUpstream !== undefined && options.summaryModel === undefined) {
+        throw new InvalidArgumentError({ argument: 'summary-upstream', message: '--summary-upstream needs --summary-model: the model to run there.' });
+      }
+      const summaryUpstream = options.summaryUpstream !== undefined ? checkServerUrl('summary-upstream', options.summaryUpstream) : undefined;
+      const summaryServer = summaryUpstream !== undefined ? parseUpstream(summaryUpstream, apiOf(undefined, summaryUpstream)) : upstream;
       const model = options.summaryModel
-        ? api === 'ollama'
-          ? createOllamaModel({ host: upstream.origin, model: options.summaryModel, ...(timeoutMs !== undefined ? { timeoutMs } : {}) })
+        ? summaryServer.api === 'ollama'
+          ? createOllamaModel({ host: summaryServer.origin, model: options.summaryModel, ...(timeoutMs !== undefined ? { timeoutMs } : {}) })
           : createOpenAIModel({
-              baseURL: `${upstream.origin}/v1`,
+              baseURL: `${summaryServer.origin}/v1`,
               model: options.summaryModel,
               apiKey: config.apiKey ?? LOCAL_API_KEY,
               ...(timeoutMs !== undefined ? { timeoutMs } : {}),
             })
         : undefined;
+      if (!model && stages.some(providerUsesModel)) {
+        io.stderr.write(
+          `ollm: ${colorsFor(io).yellow('warning:')} ${stages
+            .filter(providerUsesModel)
+            .map((stage) => stage.name)
+            .join(', ')} need a model: give --summary-model; until then only the other stages run\n`,
+        );
+      }
       const logdir = resolveLogdir(io, options.logdir);
       const store = await openProxyStore(options.store, { home: options.logdir ? logdir : ollmHome(io) });
       const debug = globalOptions(command).debug;
@@ -128,8 +143,9 @@ Examples:
         await store.close();
         throw listenError(error, options.listen ?? DEFAULT_SERVE_ADDRESS, port);
       }
+      const summary = model ? ` · summary model ${options.summaryModel} on ${summaryServer.display}` : '';
       io.stderr.write(
-        `ollm serve: listening on ${server.url} -> ${upstream.display} (${api}) · pipeline ${stages.map((stage) => stage.name).join(',')} · store ${store.kind}${window !== undefined ? ` · window ${window}` : ''}\n`,
+        `ollm serve: listening on ${server.url} -> ${upstream.display} (${api}) · pipeline ${stages.map((stage) => stage.name).join(',')} · store ${store.kind}${window !== undefined ? ` · window ${window}` : ''}${summary}\n`,
       );
       await untilStopped(io.signal);
       await server.close();

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ContextProvider } from '@ollm/core';
+import type { ContextProvider, LanguageModel } from '@ollm/core';
 import { startFakeModelServer, type FakeModel, type FakeModelServer, type FakeModelServerOptions } from '@ollm/fake-model-server';
 import fold from '@ollm/plugin-fold';
 import type { RequestReport } from '../compaction/request-compactor.js';
@@ -32,6 +32,8 @@ export async function startProxyHarness(
     readonly stages?: readonly ContextProvider[];
     /** An upstream other than the fake server's (e.g. one nothing listens on). */
     readonly upstream?: string;
+    /** A model for model stages, given the fake server's URL. */
+    readonly summaryModel?: (fakeUrl: string) => LanguageModel;
   } = {},
 ): Promise<ProxyHarness> {
   const fake = await startFakeModelServer({ models: [SMALL_MODEL], enforceWindow: true, ...options.fake });
@@ -50,6 +52,7 @@ export async function startProxyHarness(
     logdir,
     logger: { debug: () => {}, info: log, warn: log },
     onChat: (report) => reports.push(report),
+    ...(options.summaryModel ? { model: options.summaryModel(fake.url) } : {}),
     ...options.proxy,
   });
   return {
