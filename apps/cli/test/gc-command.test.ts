@@ -46,11 +46,30 @@ describe('ollm gc', () => {
     expect(run.stdout).toBe(
       [
         `would delete 1 of 2 entries (12 B of 31 B) from ${join(home, 'removed')}: 1 older than 30 days`,
-        "kept 1: 1 named by a session's saved context or a snapshot",
+        "kept 1: 1 named by a session's saved context, a snapshot or a compaction ollm serve keeps",
         '',
       ].join('\n'),
     );
     expect(existsSync(aged.path) && existsSync(referenced.path)).toBe(true);
+  });
+
+  it("keeps what ollm serve's cached compactions name, until a compaction nobody read for 7 days expires", async () => {
+    const named = saved('removed by the proxy', 40);
+    const compaction = join(home, 'serve', 'compactions', 'ab', `${'ab'.repeat(32)}.json`);
+    mkdirSync(join(home, 'serve', 'compactions', 'ab'), { recursive: true });
+    writeFileSync(compaction, JSON.stringify({ coveredMessages: 3, messages: [{ role: 'tool', content: `[ollm fold ${named.sha256.slice(0, 12)}]` }] }));
+    const kept = await gc();
+    expect(kept.code, kept.stderr).toBe(0);
+    expect(existsSync(named.path) && existsSync(compaction)).toBe(true);
+    // Nobody read the compaction for 8 days: it goes, and then what it alone named.
+    const stale = new Date(Date.now() - 8 * DAY);
+    utimesSync(compaction, stale, stale);
+    const dry = await gc('--dry-run');
+    expect(dry.stdout).toContain('would delete 1 compaction ollm serve kept that nobody read for 7 days');
+    expect(existsSync(compaction)).toBe(true);
+    const run = await gc();
+    expect(run.stdout).toContain('deleted 1 compaction ollm serve kept that nobody read for 7 days');
+    expect(existsSync(compaction) || existsSync(named.path)).toBe(false);
   });
 
   it('deletes aged unreferenced entries and keeps referenced ones; a second run finds nothing', async () => {

@@ -15,14 +15,16 @@ export { ModelWindows, OLLAMA_SERVER_DEFAULT_WINDOW } from './upstream/model-win
 export type { Upstream, UpstreamApi } from './upstream/upstream.js';
 export { parseUpstream } from './upstream/upstream.js';
 export { ProxyError } from './upstream/upstream-errors.js';
-export type { FileStoreOptions, OpenProxyStoreOptions, RedisStoreOptions, SearchableProxyStore } from './store/index.js';
+export type { ExpireCompactionsOptions, FileStoreOptions, OpenProxyStoreOptions, RedisStoreOptions, SearchableProxyStore } from './store/index.js';
 export {
   DEFAULT_COMPACTION_TTL_SECONDS,
   DEFAULT_REDIS_KEY_PREFIX,
+  FILE_COMPACTION_TTL_SECONDS,
   SERVE_FOLDER,
   StoreUnavailableError,
   createFileStore,
   createRedisStore,
+  expireCompactions,
   openProxyStore,
 } from './store/index.js';
 export { createMemoryStore } from './store/memory-store.js';

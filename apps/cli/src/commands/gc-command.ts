@@ -50,7 +50,9 @@ Examples:
       const logdir = resolveLogdir(io, options.logdir);
       const report = tidyHome({ home: config.home, logdir, recovery, dryRun: options.dryRun === true });
       if (options.json) {
-        io.stdout.write(`${JSON.stringify({ ...report.garbage, recovery, staleFiles: report.staleFiles }, null, 2)}\n`);
+        io.stdout.write(
+          `${JSON.stringify({ ...report.garbage, recovery, staleFiles: report.staleFiles, expiredCompactions: report.expiredCompactions }, null, 2)}\n`,
+        );
         return;
       }
       for (const line of describeTidy(report, recovery, join(logdir, RECOVERY_FOLDER))) io.stdout.write(`${line}\n`);

@@ -1,4 +1,5 @@
 import { collectRecoveryGarbage, findStaleFiles, removeStaleFiles, type OllmConfig, type RecoveryGarbageReport, type StaleFile } from '@ollm/runtime';
+import { expireCompactions } from '@ollm/serve/store';
 import { formatInteger } from '../output/format-number.js';
 import { plural } from '../output/plural.js';
 
@@ -17,6 +18,8 @@ export interface TidyHomeReport {
   readonly garbage: RecoveryGarbageReport;
   /** Stale temporary and lock files removed (with `dryRun`: found). */
   readonly staleFiles: readonly StaleFile[];
+  /** `ollm serve`'s cached compactions nobody read for 7 days, deleted (with `dryRun`: found). */
+  readonly expiredCompactions: readonly string[];
 }
 
 /**
@@ -31,6 +34,8 @@ export function tidyHome(options: TidyHomeOptions): TidyHomeReport {
     ...(options.now ? { now: options.now } : {}),
   };
   const staleFiles = options.dryRun === true ? findStaleFiles(staleOptions) : removeStaleFiles(staleOptions);
+  // Before the retention: what the remaining compactions name stays recoverable, what only expired ones named can go.
+  const expiredCompactions = expireCompactions({ home: options.home, dryRun: options.dryRun === true, ...(options.now ? { now: options.now.getTime() } : {}) });
   const garbage = collectRecoveryGarbage({
     home: options.home,
     ...(options.logdir !== undefined ? { logdir: options.logdir } : {}),
@@ -40,7 +45,7 @@ export function tidyHome(options: TidyHomeOptions): TidyHomeReport {
     onlyWhenDue: options.onlyWhenDue === true,
     ...(options.now ? { now: options.now } : {}),
   });
-  return { garbage, staleFiles };
+  return { garbage, staleFiles, expiredCompactions };
 }
 
 /**
@@ -64,7 +69,7 @@ export function tidyHomeAtStart(config: Pick<OllmConfig, 'home' | 'recovery'>): 
 
 /** The lines `ollm gc` prints: what was (or would be) deleted, with counts and bytes, and what was kept and why. */
 export function describeTidy(report: TidyHomeReport, recovery: TidyHomeOptions['recovery'], folder: string): string[] {
-  const { garbage, staleFiles } = report;
+  const { garbage, staleFiles, expiredCompactions } = report;
   const verb = garbage.dryRun ? 'would delete' : 'deleted';
   const byAge = garbage.deleted.filter((entry) => entry.reason === 'age').length;
   const bySize = garbage.deleted.length - byAge;
@@ -80,7 +85,7 @@ export function describeTidy(report: TidyHomeReport, recovery: TidyHomeOptions['
   const kept = garbage.entries - garbage.deleted.length;
   if (kept > 0) {
     const why = [
-      garbage.referenced > 0 ? `${formatInteger(garbage.referenced)} named by a session's saved context or a snapshot` : '',
+      garbage.referenced > 0 ? `${formatInteger(garbage.referenced)} named by a session's saved context, a snapshot or a compaction ollm serve keeps` : '',
       garbage.recent > 0 ? `${formatInteger(garbage.recent)} saved in the last hour` : '',
     ].filter(Boolean);
     lines.push(`kept ${formatInteger(kept)}${why.length > 0 ? `: ${why.join(', ')}` : ''}`);
@@ -91,6 +96,9 @@ export function describeTidy(report: TidyHomeReport, recovery: TidyHomeOptions['
     lines.push(
       `${garbage.dryRun ? 'would remove' : 'removed'} ${plural(staleFiles.length, 'stale temporary or lock file')} (${formatBytes(bytes)}) left by ended processes`,
     );
+  }
+  if (expiredCompactions.length > 0) {
+    lines.push(`${garbage.dryRun ? 'would delete' : 'deleted'} ${plural(expiredCompactions.length, 'compaction')} ollm serve kept that nobody read for 7 days`);
   }
   return lines;
 }

@@ -11,7 +11,8 @@ const HEX_RUN = new RegExp(`[0-9a-fA-F]{${MINIMUM_REFERENCE_DIGITS},}`, 'g');
 /**
  * What the saved state under ollm's home still points to in the recovery store: every run of 8 or
  * more hex digits in every session's saved state (each JSON file in `sessions/<id>/`: the active
- * context the next chat resumes from) and in every snapshot (`snapshots/<id>/*.json`). Placeholders
+ * context the next chat resumes from), in every snapshot (`snapshots/<id>/*.json`) and in every
+ * compaction `ollm serve` keeps (`serve/compactions/<2 hex>/<key>.json`). Placeholders
  * name entries by full sha256 (`removed/<sha256>.txt`, `removed[]` entries) or by a prefix
  * (`ollm recover 3f2a9c1e4b7d`, `[ollm fold 3f2a9c1e4b7d]`); reading every hex run, wherever it
  * is, keeps every form. A run that only looks like a prefix keeps an entry longer, never shorter.
@@ -23,7 +24,8 @@ export class RecoveryReferences {
 
   static collect(home: string): RecoveryReferences {
     const references = new RecoveryReferences();
-    for (const parent of ['sessions', 'snapshots']) {
+    // `serve/compactions/<2 hex>/<key>.json`: what `ollm serve` sends in place of a prefix.
+    for (const parent of ['sessions', 'snapshots', join('serve', 'compactions')]) {
       for (const folder of listNames(join(home, parent), 'folders')) {
         for (const name of listNames(join(home, parent, folder), 'files')) {
           if (name.endsWith('.json')) references.addFile(join(home, parent, folder, name));

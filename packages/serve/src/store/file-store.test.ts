@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readRemovedEntry, saveRemovedContent, sha256Hex } from '@ollm/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { randomKey, runProxyStoreContract, sampleCompaction } from '../test-support/store-contract.js';
-import { createFileStore } from './file-store.js';
+import { createFileStore, expireCompactions } from './file-store.js';
 
 describe('file store: the ProxyStore contract', () => {
   runProxyStoreContract(async () => {
@@ -144,5 +144,31 @@ describe('file store', () => {
       writeLock(key, '{"pid": 12');
       expect(await createFileStore({ home }).tryLock(key, 60_000)).toBeTypeOf('function');
     });
+  });
+});
+
+describe('file store: compactions expire', () => {
+  it('reads a compaction nobody read for longer than the TTL as a miss, and each read keeps one fresh', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'ollm-file-ttl-'));
+    try {
+      let clock = Date.UTC(2031, 0, 1);
+      const store = createFileStore({ home, compactionTtlSeconds: 60, now: () => clock });
+      const key = 'c'.repeat(64);
+      await store.putCompaction(key, { coveredMessages: 1, messages: [], tokensBefore: 10, tokensAfter: 5, stages: ['fold'], references: [] });
+      const file = join(home, 'serve', 'compactions', 'cc', `${key}.json`);
+      utimesSync(file, new Date(clock), new Date(clock));
+      clock += 50_000;
+      expect((await store.getCompactions([key]))[0]?.coveredMessages).toBe(1);
+      // The read at +50 s renewed it: +100 s is 50 s after that read.
+      clock += 50_000;
+      expect((await store.getCompactions([key]))[0]?.coveredMessages).toBe(1);
+      clock += 61_000;
+      expect(await store.getCompactions([key])).toEqual([undefined]);
+      expect(expireCompactions({ home, ttlSeconds: 60, now: clock, dryRun: true })).toEqual([file]);
+      expect(expireCompactions({ home, ttlSeconds: 60, now: clock })).toEqual([file]);
+      expect(expireCompactions({ home, ttlSeconds: 60, now: clock })).toEqual([]);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 });

@@ -1,5 +1,5 @@
-import { readdirSync, rmSync, utimesSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RECOVERY_FOLDER, REDACTED_MARKER_SUFFIX, readRemovedEntry, sha256Hex, writeFileAtomic } from '@ollm/core';
 import { tryLockFile } from './file-lock.js';
@@ -11,7 +11,17 @@ import { checkLockTtl, checkStoreKey, checkStoreKeyPrefix } from './store-key.js
 export interface FileStoreOptions {
   /** The ollm home (`$OLLM_HOME`, default ~/.ollm): also the logdir the proxy compacts with. */
   readonly home: string;
+  /**
+   * How long a compaction nobody reads stays (default 7 days, as in Redis): an older one is a
+   * miss, and `ollm gc` deletes it. Each read keeps it fresh.
+   */
+  readonly compactionTtlSeconds?: number;
+  /** The clock (ms since the epoch); tests inject one. */
+  readonly now?: () => number;
 }
+
+/** How long a cached compaction nobody reads is kept in files, as in Redis. */
+export const FILE_COMPACTION_TTL_SECONDS = 7 * 24 * 60 * 60;
 
 /** Under the home: `serve/compactions/<first 2 hex>/<key>.json` and `serve/locks/<key>.lock`. */
 export const SERVE_FOLDER = 'serve';
@@ -25,8 +35,8 @@ const savedFileName = /^([0-9a-f]{64})\.txt$/;
  * with a `.redacted` marker when what is stored no longer hashes to its name), so `ollm recover`
  * and `ollm gc` see what the proxy saved. Locks are files that name their holder's pid and expiry.
  */
-export function createFileStore({ home }: FileStoreOptions): SearchableProxyStore {
-  const compactionPath = (key: string): string => join(home, SERVE_FOLDER, 'compactions', key.slice(0, 2), `${key}.json`);
+export function createFileStore({ home, compactionTtlSeconds = FILE_COMPACTION_TTL_SECONDS, now = Date.now }: FileStoreOptions): SearchableProxyStore {
+  const compactionPath = (key: string): string => join(compactionsFolder(home), key.slice(0, 2), `${key}.json`);
   const removedFolder = join(home, RECOVERY_FOLDER);
   const removedPath = (sha256: string): string => join(removedFolder, `${sha256}.txt`);
 
@@ -35,7 +45,16 @@ export function createFileStore({ home }: FileStoreOptions): SearchableProxyStor
 
     async getCompactions(keys: readonly string[]): Promise<(CachedCompaction | undefined)[]> {
       const paths = keys.map((key) => compactionPath(checkStoreKey('key', key)));
-      return Promise.all(paths.map(async (path) => parseCachedCompaction(await readFile(path, 'utf8').catch(() => undefined))));
+      const oldest = now() - compactionTtlSeconds * 1000;
+      return Promise.all(
+        paths.map(async (path) => {
+          const info = await stat(path).catch(() => undefined);
+          if (!info || info.mtimeMs < oldest) return undefined;
+          const entry = parseCachedCompaction(await readFile(path, 'utf8').catch(() => undefined));
+          if (entry) touch(path, now());
+          return entry;
+        }),
+      );
     },
 
     async putCompaction(key: string, entry: CachedCompaction): Promise<void> {
@@ -48,7 +67,7 @@ export function createFileStore({ home }: FileStoreOptions): SearchableProxyStor
       // `ollm gc` counts it as just saved. A damaged entry is written again, as core does.
       const existing = readEntryState(path, sha256);
       if (existing !== undefined && existing !== 'damaged') {
-        touch(path);
+        touch(path, now());
         return;
       }
       const stored = sha256Hex(content);
@@ -105,11 +124,57 @@ function readEntryState(path: string, sha256: string): 'intact' | 'redacted' | '
   }
 }
 
-function touch(path: string): void {
-  const now = new Date();
+function touch(path: string, at: number): void {
+  const time = new Date(at);
   try {
-    utimesSync(path, now, now);
+    utimesSync(path, time, time);
   } catch {
     // A read-only store still serves reads; its age is only a hint.
+  }
+}
+
+function compactionsFolder(home: string): string {
+  return join(home, SERVE_FOLDER, 'compactions');
+}
+
+export interface ExpireCompactionsOptions {
+  readonly home: string;
+  readonly ttlSeconds?: number;
+  readonly now?: number;
+  /** Only say which would go. */
+  readonly dryRun?: boolean;
+}
+
+/**
+ * Deletes the cached compactions nobody read for `ttlSeconds` (`ollm gc` runs it before the
+ * recovery store's retention, so what the remaining ones name stays recoverable). Returns the
+ * files deleted (or, with `dryRun`, that would be).
+ */
+export function expireCompactions(options: ExpireCompactionsOptions): string[] {
+  const oldest = (options.now ?? Date.now()) - (options.ttlSeconds ?? FILE_COMPACTION_TTL_SECONDS) * 1000;
+  const root = compactionsFolder(options.home);
+  const expired: string[] = [];
+  for (const folder of listNames(root)) {
+    for (const name of listNames(join(root, folder))) {
+      const path = join(root, folder, name);
+      let modified: number;
+      try {
+        modified = statSync(path).mtimeMs;
+      } catch {
+        continue;
+      }
+      if (!name.endsWith('.json') || modified >= oldest) continue;
+      if (!options.dryRun) rmSync(path, { force: true });
+      expired.push(path);
+    }
+  }
+  return expired;
+}
+
+function listNames(folder: string): string[] {
+  try {
+    return readdirSync(folder);
+  } catch {
+    return [];
   }
 }
