@@ -74,3 +74,11 @@ export type {
 export { ContextManager } from './context/context-manager.js';
 export type { WindowGuardOptions } from './context/window-guard-provider.js';
 export { createWindowGuardProvider, WINDOW_GUARD_NOTE_PREFIX } from './context/window-guard-provider.js';
+
+// Incremental compaction for hosts that send the whole conversation on every call
+export type { IncrementalCompactorOptions, IncrementalFit, IncrementalFitOptions, IncrementalWindow } from './incremental/incremental-compactor.js';
+export { DEFAULT_INCREMENTAL_CACHE_ENTRIES, DEFAULT_INCREMENTAL_TARGET_SHARE, IncrementalCompactor } from './incremental/incremental-compactor.js';
+
+// The recall tool: the model takes back what compaction removed
+export type { RecallInput, RecallOptions, RecallResult, RecallToolDefinition } from './recall/recall-tool.js';
+export { DEFAULT_RECALL_MAX_CHARACTERS, RECALL_TOOL, RECALL_TOOL_NAME, recallOutput, recallRemoved } from './recall/recall-tool.js';

@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import { saveRemovedContent, sha256Hex, type ContextProviderV2, type Message } from '@ollm/core';
+import { ContextOverflowError } from '../errors/context-overflow-error.js';
+import { temporaryHomes } from '../context/test-support/test-stages.js';
+import { recallOutput, recallRemoved } from '../recall/recall-tool.js';
+import { IncrementalCompactor } from './incremental-compactor.js';
+
+const home = temporaryHomes('ollm-incremental-');
+
+let calls = 0;
+/** A rule stage that replaces every tool result but the last two by a placeholder naming its saved sha256. */
+const placeholders: ContextProviderV2 = {
+  specificationVersion: 'v2',
+  name: 'placeholders',
+  description: 'test stage',
+  async compress({ messages, settings }) {
+    calls += 1;
+    const tools = messages.flatMap((message, index) => (message.role === 'tool' ? [index] : []));
+    const keep = new Set(tools.slice(-2));
+    const removed: { messageId: string; kind: string; sha256: string; originalTokens: number }[] = [];
+    const output = messages.map((message, index) => {
+      if (message.role !== 'tool' || keep.has(index)) return message;
+      return {
+        ...message,
+        parts: message.parts.map((part) => {
+          if (part.type !== 'tool-result' || part.output.startsWith('[removed')) return part;
+          const sha256 = settings.logdir ? saveRemovedContent(settings.logdir, part.output).sha256 : sha256Hex(part.output);
+          removed.push({ messageId: message.id, kind: 'tool-result', sha256, originalTokens: 0 });
+          return { ...part, output: `[removed ${sha256.slice(0, 12)}]` };
+        }),
+      };
+    });
+    return { messages: output, removed };
+  },
+};
+
+function conversation(turns: number): Message[] {
+  const messages: Message[] = [{ id: 'm0', role: 'system', parts: [{ type: 'text', text: 'You are an agent.' }] }];
+  for (let turn = 0; turn < turns; turn += 1) {
+    const at = messages.length;
+    messages.push({ id: `m${at}`, role: 'user', parts: [{ type: 'text', text: `step ${turn}` }] });
+    messages.push({ id: `m${at + 1}`, role: 'assistant', parts: [{ type: 'tool-call', callId: `c${turn}`, name: 'read', input: { turn } }] });
+    const output = Array.from({ length: 40 }, (_, line) => `line ${line} of file ${turn}: value ${line * turn}`).join('\n');
+    messages.push({ id: `m${at + 2}`, role: 'tool', parts: [{ type: 'tool-result', callId: `c${turn}`, name: 'read', output }] });
+  }
+  return messages;
+}
+
+describe('IncrementalCompactor', () => {
+  it('returns messages that fit as they are, compacts once over the budget, then reuses the compaction for the next steps', async () => {
+    calls = 0;
+    const logdir = home();
+    const compactor = new IncrementalCompactor({ stages: [placeholders], logdir });
+    const window = { contextSize: 4096, replyReserve: 512 };
+    const small = conversation(2);
+    const fits = await compactor.fit(small, window);
+    expect(fits.action).toBe('fits');
+    expect(fits.messages).toBe(small);
+
+    const results = [];
+    for (let turns = 3; turns <= 40; turns += 1) results.push(await compactor.fit(conversation(turns), window));
+    expect(results.every((result) => result.tokensAfter <= 4096 - 512)).toBe(true);
+    const first = results.findIndex((result) => result.action === 'compacted');
+    expect(first).toBeGreaterThanOrEqual(0);
+    expect(results[first + 1]).toMatchObject({ action: 'reused', processedTokens: 0 });
+    // Each compaction after the first works on the compacted prefix and the new span, not the history.
+    const later = results.slice(first + 1).filter((result) => result.action === 'compacted');
+    expect(later.length).toBeGreaterThan(0);
+    for (const result of later) {
+      expect(result.reusedMessages).toBeGreaterThan(0);
+      expect(result.processedTokens).toBeLessThanOrEqual(4096 - 512 + result.newSpanTokens);
+    }
+    expect(calls).toBe(results.filter((result) => result.action === 'compacted').length);
+
+    // What was removed comes back byte for byte through the recall tool's function.
+    const reference = results.at(-1)!.references[0]!;
+    const original = conversation(40)
+      .flatMap((message) => message.parts)
+      .find((part) => part.type === 'tool-result' && sha256Hex(part.output) === reference);
+    const recalled = recallRemoved({ reference: reference.slice(0, 12) }, { logdir });
+    expect(original && original.type === 'tool-result' ? recalled.text === original.output : false).toBe(true);
+    expect(recallOutput(recalled)).toBe(recalled.text);
+  });
+
+  it('compacts one conversation once when the same call comes twice at the same time', async () => {
+    calls = 0;
+    const compactor = new IncrementalCompactor({ stages: [placeholders] });
+    const messages = conversation(30);
+    const [a, b] = await Promise.all([
+      compactor.fit(messages, { contextSize: 4096, replyReserve: 512 }),
+      compactor.fit(messages, { contextSize: 4096, replyReserve: 512 }),
+    ]);
+    expect(calls).toBe(1);
+    expect(a.messages).toEqual(b.messages);
+  });
+
+  it('throws ContextOverflowError when what no stage may touch is over the budget', async () => {
+    const compactor = new IncrementalCompactor({ stages: [placeholders] });
+    const huge: Message[] = [{ id: 'm0', role: 'user', parts: [{ type: 'text', text: Array.from({ length: 3000 }, (_, index) => `w${index}`).join(' ') }] }];
+    await expect(compactor.fit(huge, { contextSize: 2048, replyReserve: 256 })).rejects.toSatisfy((error) => ContextOverflowError.isInstance(error));
+  });
+});
+
+describe('recallRemoved', () => {
+  it('pages long content, and refuses bad, unknown and ambiguous references with messages for the model', () => {
+    const logdir = home();
+    const text = 'é'.repeat(25_000);
+    const saved = saveRemovedContent(logdir, text);
+    const first = recallRemoved({ reference: saved.sha256.slice(0, 10) }, { logdir });
+    expect(first.text).toBe(text.slice(0, 16_000));
+    expect(first.nextOffset).toBe(16_000);
+    expect(recallOutput(first).endsWith('[ollm recall: characters 0-16000 of 25000; call recall with offset 16000 for more]')).toBe(true);
+    const second = recallRemoved({ reference: `removed/${saved.sha256}.txt`, offset: 16_000 }, { logdir });
+    expect(first.text + second.text).toBe(text);
+    expect(second.nextOffset).toBeUndefined();
+    expect(() => recallRemoved({ reference: 'xyz' }, { logdir })).toThrow(/not a reference/);
+    expect(() => recallRemoved({ reference: '0000000000' }, { logdir })).toThrow(/Nothing removed from this conversation has the reference 0000000000/);
+    expect(() => recallRemoved({ reference: saved.sha256, offset: -1 }, { logdir })).toThrow(/offset must be a whole number/);
+  });
+});
