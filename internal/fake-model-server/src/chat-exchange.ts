@@ -7,12 +7,21 @@ export interface ChatExchange {
   readonly maxTokens?: number;
 }
 
+/** A tool call the fake model makes (`toolCalls` option). */
+export interface FakeToolCall {
+  readonly name: string;
+  /** The arguments, as a JSON value (sent as a JSON string to OpenAI clients, as an object to Ollama's). */
+  readonly arguments: unknown;
+}
+
 /** The reply the server decided on, with its token counts. */
 export interface ChatOutcome {
   readonly text: string;
   readonly promptTokens: number;
   readonly completionTokens: number;
-  readonly finishReason: 'stop' | 'length';
+  readonly finishReason: 'stop' | 'length' | 'tool_calls';
+  /** Tool calls the reply makes, with the ids OpenAI clients get (`call_fake_<n>`). */
+  readonly toolCalls?: readonly (FakeToolCall & { readonly id: string })[];
 }
 
 /** A response body ready to write: one chunk, or many for a stream. */

@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { TokenCounter, createTokenizer } from '@ollm/core';
-import type { ChatExchange, FakeModel, RenderedBody } from './chat-exchange.js';
+import type { ChatExchange, FakeModel, FakeToolCall, RenderedBody } from './chat-exchange.js';
 import { DEFAULT_FAKE_MODELS } from './chat-exchange.js';
 import type { Fault, FaultInput } from './fault.js';
 import { FaultQueue } from './fault.js';
@@ -40,6 +40,12 @@ export interface FakeModelServerOptions {
   readonly strictModels?: boolean;
   /** Custom replies; return undefined to fall back to the built-in deterministic reply. */
   readonly reply?: (request: FakeChatRequest) => string | undefined;
+  /**
+   * Tool calls the model makes instead of a final answer (finish reason `tool_calls`), e.g. while
+   * the request offers tools and the agent's task is not done; undefined or empty: a text reply.
+   * The text is then `reply`'s, or empty.
+   */
+  readonly toolCalls?: (request: FakeChatRequest) => readonly FakeToolCall[] | undefined;
   /**
    * Where `/v1/models` (and `/v1/models/{id}`) report each model's context length, as vLLM,
    * LM Studio, llama.cpp server (which also answers `GET /props`) or OpenRouter do. Default:
@@ -93,6 +99,15 @@ const MODEL_ROUTE: Route = { protocol: 'openai', method: 'GET' };
 const MODEL_PATH_PREFIX = '/v1/models/';
 const PROPS_PATH = '/props';
 
+/** The names of the tools a request offers, in OpenAI's and Ollama's shared `tools` shape. */
+function toolNamesOf(tools: unknown): string[] {
+  if (!Array.isArray(tools)) return [];
+  return tools.flatMap((tool) => {
+    const name = (tool as { function?: { name?: unknown } } | null)?.function?.name;
+    return typeof name === 'string' ? [name] : [];
+  });
+}
+
 /** Starts a loopback model server speaking the Ollama and OpenAI protocols, with faults on demand. */
 export async function startFakeModelServer(options: FakeModelServerOptions = {}): Promise<FakeModelServer> {
   const models = options.models ?? DEFAULT_FAKE_MODELS;
@@ -101,6 +116,7 @@ export async function startFakeModelServer(options: FakeModelServerOptions = {})
   const faults = new FaultQueue();
   const hanging = new Set<ServerResponse>();
   let completionNumber = 0;
+  let toolCallNumber = 0;
   let resumeTimer: NodeJS.Timeout | undefined;
   let closing: Promise<void> | undefined;
   let closed = false;
@@ -232,9 +248,18 @@ export async function startFakeModelServer(options: FakeModelServerOptions = {})
         protocol,
         model: exchange.model,
         messages,
+        toolNames: toolNamesOf(record['tools']),
         ...(exchange.maxTokens !== undefined ? { maxTokens: exchange.maxTokens } : {}),
       };
-      const outcome = decideOutcome({ request: chatRequest, promptTokens: reportedPromptTokens, fault, counter, reply: options.reply });
+      const outcome = decideOutcome({
+        request: chatRequest,
+        promptTokens: reportedPromptTokens,
+        fault,
+        counter,
+        reply: options.reply,
+        toolCalls: options.toolCalls,
+        nextCallId: () => `call_fake_${++toolCallNumber}`,
+      });
       const rendered = protocol === 'ollama' ? renderOllamaChat(exchange, outcome) : renderOpenAIChat(exchange, outcome, `chatcmpl-fake-${++completionNumber}`);
       await writeRendered(response, rendered, fault, exchange.stream);
       if (fault?.kind !== 'cut-stream') (entry as { responseBody?: string }).responseBody = rendered.chunks.join('');

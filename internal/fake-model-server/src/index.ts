@@ -2,7 +2,7 @@ export type { FakeModelServer, FakeModelServerOptions } from './fake-model-serve
 export { startFakeModelServer } from './fake-model-server.js';
 export type { Fault, FaultInput, FaultKind } from './fault.js';
 export type { RecordedRequest } from './recorded-request.js';
-export type { FakeModel } from './chat-exchange.js';
+export type { FakeModel, FakeToolCall } from './chat-exchange.js';
 export type { OpenAIContextShape } from './protocols/openai-context-shape.js';
 export { OPENAI_CONTEXT_SHAPES } from './protocols/openai-context-shape.js';
 export { DEFAULT_FAKE_MODELS, splitIntoDeltas } from './chat-exchange.js';

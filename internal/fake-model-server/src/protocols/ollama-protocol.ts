@@ -31,7 +31,7 @@ function base(exchange: ChatExchange) {
 function finalFields(outcome: ChatOutcome) {
   return {
     done: true,
-    done_reason: outcome.finishReason,
+    done_reason: outcome.finishReason === 'length' ? 'length' : 'stop',
     total_duration: 1_000_000,
     load_duration: 100_000,
     prompt_eval_count: outcome.promptTokens,
@@ -41,14 +41,20 @@ function finalFields(outcome: ChatOutcome) {
   };
 }
 
+function ollamaToolCalls(outcome: ChatOutcome) {
+  return outcome.toolCalls ? { tool_calls: outcome.toolCalls.map((call) => ({ function: { name: call.name, arguments: call.arguments ?? {} } })) } : {};
+}
+
 export function renderOllamaChat(exchange: ChatExchange, outcome: ChatOutcome): RenderedBody {
   if (!exchange.stream) {
-    const body = { ...base(exchange), message: { role: 'assistant', content: outcome.text }, ...finalFields(outcome) };
+    const body = { ...base(exchange), message: { role: 'assistant', content: outcome.text, ...ollamaToolCalls(outcome) }, ...finalFields(outcome) };
     return { contentType: JSON_TYPE, chunks: [JSON.stringify(body)] };
   }
   const lines = splitIntoDeltas(outcome.text).map(
     (delta) => JSON.stringify({ ...base(exchange), message: { role: 'assistant', content: delta }, done: false }) + '\n',
   );
+  if (outcome.toolCalls)
+    lines.push(JSON.stringify({ ...base(exchange), message: { role: 'assistant', content: '', ...ollamaToolCalls(outcome) }, done: false }) + '\n');
   lines.push(JSON.stringify({ ...base(exchange), message: { role: 'assistant', content: '' }, ...finalFields(outcome) }) + '\n');
   return { contentType: NDJSON, chunks: lines };
 }

@@ -33,6 +33,10 @@ function usage(outcome: ChatOutcome) {
   };
 }
 
+function openAIToolCall(call: { id: string; name: string; arguments: unknown }) {
+  return { id: call.id, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.arguments ?? {}) } };
+}
+
 function event(value: unknown): string {
   return `data: ${JSON.stringify(value)}\n\n`;
 }
@@ -47,7 +51,12 @@ export function renderOpenAIChat(exchange: ChatExchange, outcome: ChatOutcome, i
       choices: [
         {
           index: 0,
-          message: { role: 'assistant', content: outcome.text, refusal: null },
+          message: {
+            role: 'assistant',
+            content: outcome.toolCalls && outcome.text === '' ? null : outcome.text,
+            refusal: null,
+            ...(outcome.toolCalls ? { tool_calls: outcome.toolCalls.map(openAIToolCall) } : {}),
+          },
           logprobs: null,
           finish_reason: outcome.finishReason,
         },
@@ -71,6 +80,7 @@ export function renderOpenAIChat(exchange: ChatExchange, outcome: ChatOutcome, i
     });
   const events = [chunk({ role: 'assistant', content: '', refusal: null }, null)];
   for (const delta of splitIntoDeltas(outcome.text)) events.push(chunk({ content: delta }, null));
+  for (const [index, call] of (outcome.toolCalls ?? []).entries()) events.push(chunk({ tool_calls: [{ index, ...openAIToolCall(call) }] }, null));
   events.push(chunk({}, outcome.finishReason));
   if (exchange.includeUsage) {
     events.push(

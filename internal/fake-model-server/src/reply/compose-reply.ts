@@ -15,6 +15,8 @@ export interface FakeChatRequest {
   readonly messages: readonly Message[];
   /** `num_predict` / `max_tokens` / `max_completion_tokens`, when the request set one. */
   readonly maxTokens?: number;
+  /** The names of the tools the request offers (`tools[].function.name`). */
+  readonly toolNames?: readonly string[];
 }
 
 /**

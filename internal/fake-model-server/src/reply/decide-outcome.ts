@@ -1,6 +1,6 @@
 import type { TokenCounter } from '@ollm/core';
 import { partText, tokenPrefix } from '@ollm/core';
-import type { ChatOutcome } from '../chat-exchange.js';
+import type { ChatOutcome, FakeToolCall } from '../chat-exchange.js';
 import type { Fault } from '../fault.js';
 import type { FakeChatRequest } from './compose-reply.js';
 import { composeReply } from './compose-reply.js';
@@ -15,13 +15,29 @@ export function decideOutcome({
   fault,
   counter,
   reply,
+  toolCalls,
+  nextCallId,
 }: {
   request: FakeChatRequest;
   promptTokens: number;
   fault: Fault | undefined;
   counter: TokenCounter;
   reply: ((request: FakeChatRequest) => string | undefined) | undefined;
+  toolCalls?: ((request: FakeChatRequest) => readonly FakeToolCall[] | undefined) | undefined;
+  nextCallId?: () => string;
 }): ChatOutcome {
+  const calls = fault === undefined ? toolCalls?.(request) : undefined;
+  if (calls && calls.length > 0) {
+    const made = calls.map((call) => ({ ...call, id: nextCallId?.() ?? 'call_fake' }));
+    const text = reply?.(request) ?? '';
+    return {
+      text,
+      promptTokens,
+      completionTokens: counter.countText(text) + counter.countText(JSON.stringify(calls)),
+      finishReason: 'tool_calls',
+      toolCalls: made,
+    };
+  }
   let text = reply?.(request) ?? composeReply(request, counter.tokenizer);
   let finishReason: ChatOutcome['finishReason'] = 'stop';
   if (fault?.kind === 'empty') text = '';
