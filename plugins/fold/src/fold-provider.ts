@@ -46,6 +46,17 @@ export function createFoldProvider(options: FoldOptions = {}): ContextProviderV2
       const resolved = resolveFoldOptions(options, call.providerOptions);
       call.abortSignal?.throwIfAborted();
       const folded = foldConversation(call.messages, call.limit, call.tokens, resolved);
+      // Folding a conversation folded before, near its floor, can digest digests into longer ones:
+      // then nothing is folded, and the input stands (a host refuses an output larger than its input).
+      const before = call.tokens.countMessages(call.messages);
+      if (folded.tokens > before) {
+        call.logger.debug(`fold: output ${folded.tokens} > input ${before} tokens; the input is kept`);
+        return {
+          messages: call.messages,
+          removed: [],
+          warnings: call.limit !== undefined && before > call.limit ? [{ type: 'limit-not-reached', tokens: before, limit: call.limit }] : [],
+        };
+      }
       const removed = saveAll(folded.pieces, call.settings.logdir, call.tokens);
       const warnings: CompactionWarning[] = [];
       if (call.limit !== undefined && folded.tokens > call.limit) warnings.push({ type: 'limit-not-reached', tokens: folded.tokens, limit: call.limit });
