@@ -118,7 +118,8 @@ Examples:
       const logger: Logger = {
         debug: (message) => (debug ? io.stderr.write(`${oneLine(message)}\n`) : undefined),
         info: (message) => io.stderr.write(`${oneLine(message)}\n`),
-        warn: (message) => io.stderr.write(`ollm: ${colorsFor(io).yellow('warning:')} ${oneLine(message)}\n`),
+        // The proxy's messages name it already (`ollm serve: ...`): one prefix, then the warning.
+        warn: (message) => io.stderr.write(`ollm serve: ${colorsFor(io).yellow('warning:')} ${oneLine(message.replace(/^ollm serve: /, ''))}\n`),
       };
       let server;
       try {

@@ -130,7 +130,7 @@ export class RequestCompactor {
   async prepare(request: ChatRequest): Promise<PreparedChat> {
     const { tokens, store } = this.#options;
     const window = request.window.tokens;
-    const reserve = request.replyLimit ?? resolveReplyReserve(window, this.#options.replyReserve);
+    const reserve = request.replyLimit ?? this.#defaultReserve(request.model, window);
     const toolsTokens = request.body['tools'] === undefined ? 0 : tokens.countText(JSON.stringify(request.body['tools']));
     const budget = window - reserve - toolsTokens;
     const calibration = request.calibration ?? 1;
@@ -147,7 +147,10 @@ export class RequestCompactor {
     }
     const tokensBefore = tokens.countMessages(read.messages);
     if (tokensBefore <= localBudget) return { report: { ...base, ...unchanged(tokensBefore), newSpanTokens: tokensBefore } };
-    if (budget <= 0) throw requestTooLarge({ ...base, tokens: tokensBefore, reason: 'the reply limit and the tools leave no room for messages' });
+    if (budget <= 0) {
+      const asked = request.replyLimit !== undefined ? `the reply limit the request sets (${request.replyLimit.toLocaleString('en-US')})` : 'the reply reserve';
+      throw requestTooLarge({ ...base, tokens: tokensBefore, reason: `${asked}${toolsTokens > 0 ? ' and the tools' : ''} leave no room for messages` });
+    }
 
     const scope = [request.format, request.model, this.#options.pipeline, this.#options.shape, budget, this.#targetShare()].join('\n');
     const keys = prefixKeys(scope, request.messages);
@@ -202,6 +205,24 @@ export class RequestCompactor {
         references: outcome.entry.references,
       },
     };
+  }
+
+  readonly #warnedReserve = new Set<string>();
+
+  /** `--reply-reserve`, else 15% of the window; never more than half of it (a larger one is capped, with one warning per model). */
+  #defaultReserve(model: string, window: number): number {
+    const configured = this.#options.replyReserve;
+    const half = Math.floor(window / 2);
+    if (configured !== undefined && configured > half) {
+      if (!this.#warnedReserve.has(model)) {
+        this.#warnedReserve.add(model);
+        this.#options.logger.warn(
+          `--reply-reserve ${configured.toLocaleString('en-US')} is over half the ${window.toLocaleString('en-US')}-token window of ${model}; ${half.toLocaleString('en-US')} is kept for its replies`,
+        );
+      }
+      return half;
+    }
+    return resolveReplyReserve(window, configured);
   }
 
   #targetShare(): number {

@@ -9,15 +9,19 @@ export function requestTooLarge(details: {
   readonly window: number;
   readonly reserve: number;
   readonly budget: number;
+  readonly toolsTokens?: number;
   readonly tokens: number;
   readonly after?: number;
   readonly reason: string;
 }): ProxyError {
-  const { model, window, reserve, budget, tokens, after, reason } = details;
+  const { model, window, reserve, budget, tokens, after, reason, toolsTokens = 0 } = details;
   const count = (value: number) => value.toLocaleString('en-US');
   const left = after === undefined ? '' : `, ${count(after)} after compaction`;
   return new ProxyError({
-    message: `ollm serve: the messages cannot fit the window of ${model}: ${count(tokens)} tokens${left}, over the ${count(budget)}-token budget (a ${count(window)}-token window less ${count(reserve)} for the reply and the tools): ${reason}`,
+    message:
+      budget <= 0
+        ? `ollm serve: the messages cannot fit the window of ${model}: ${reason} (a ${count(window)}-token window, ${count(reserve)} kept for the reply${toolsTokens > 0 ? `, ${count(toolsTokens)} for the tools` : ''})`
+        : `ollm serve: the messages cannot fit the window of ${model}: ${count(tokens)} tokens${left}, over the ${count(budget)}-token budget (a ${count(window)}-token window less ${count(reserve)} for the reply${toolsTokens > 0 ? ` and ${count(toolsTokens)} for the tools` : ''}): ${reason}`,
     code: 'request-too-large',
     status: 400,
     type: 'context_length_exceeded',

@@ -16,7 +16,8 @@ const REFERENCES_SHOWN = 8;
 export function contextHeader(report: RequestReport): string {
   const fields = [
     report.action,
-    `tokens=${report.tokensBefore}->${report.tokensAfter}`,
+    // A conversation ollm could not read was not counted either.
+    ...(report.action === 'unread' ? [] : [`tokens=${report.tokensBefore}->${report.tokensAfter}`]),
     `budget=${report.budget}`,
     `window=${report.window}`,
     `window-source=${report.windowSource}`,
@@ -25,7 +26,7 @@ export function contextHeader(report: RequestReport): string {
   if (report.toolsTokens > 0) fields.push(`tools=${report.toolsTokens}`);
   if (report.calibration !== 1) fields.push(`calibration=${report.calibration.toFixed(3)}`);
   if (report.stages.length > 0) fields.push(`stages=${report.stages.join(',')}`);
-  fields.push(`reused=${report.reusedMessages}`, `processed=${report.processedTokens}`, `new=${report.newSpanTokens}`);
+  if (report.action !== 'unread') fields.push(`reused=${report.reusedMessages}`, `processed=${report.processedTokens}`, `new=${report.newSpanTokens}`);
   if (report.removedNow > 0) fields.push(`removed=${report.removedNow}`);
   if (report.references.length > 0) {
     fields.push(
@@ -50,10 +51,10 @@ export function contextLogLine(method: string, path: string, report: RequestRepo
   ];
   if (report.action === 'compacted' && report.reusedMessages > 0) parts.push(`over a cached compaction of ${count(report.reusedMessages)} messages`);
   if (report.stages.length > 0) parts.push(report.stages.join(','));
-  if (report.references.length > 0) {
+  // References only where something was removed now: a reused compaction's are in its own line.
+  if (report.removedNow > 0) {
     const shown = report.references.slice(-3).map((sha) => sha.slice(0, REFERENCE_DIGITS));
-    const removed = report.removedNow > 0 ? `${count(report.removedNow)} removed` : 'removed earlier';
-    parts.push(`${removed} (ollm recover ${shown.join(', ')}${report.references.length > 3 ? ', ...' : ''})`);
+    parts.push(`${count(report.removedNow)} removed (ollm recover ${shown.join(', ')}${report.references.length > 3 ? ', ...' : ''})`);
   }
   parts.push(`${Math.round(timeMs)} ms`);
   return `${head}: ${parts.join(' · ')}`;

@@ -153,6 +153,31 @@ describe('ollm serve: faults', () => {
       },
     });
     expect(harness.fake.requests.filter((request) => request.path === '/v1/chat/completions')).toHaveLength(0);
+    // The operator sees the refusal too.
+    expect(harness.logs.join('\n')).toMatch(/ollm serve: POST \/v1\/chat\/completions refused with 400: the messages cannot fit the window of small:4k/);
+    // A reply limit over the window leaves no room at all: said so, with no negative budget.
+    const greedy = await rawPost(`${harness.proxy.url}/v1/chat/completions`, {
+      model: SMALL_MODEL.name,
+      max_tokens: 5000,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
+    expect(greedy.status).toBe(400);
+    const message = (JSON.parse(greedy.text) as { error: { message: string } }).error.message;
+    expect(message).toBe(
+      'ollm serve: the messages cannot fit the window of small:4k: the reply limit the request sets (5,000) leave no room for messages (a 4,096-token window, 5,000 kept for the reply)',
+    );
+  });
+
+  it("caps a --reply-reserve over half a model's window, with one warning, and still serves it", async () => {
+    harness = await startProxyHarness({ proxy: { replyReserve: 3000 } });
+    for (let index = 0; index < 2; index += 1) {
+      const response = await rawPost(`${harness.proxy.url}/v1/chat/completions`, { model: SMALL_MODEL.name, messages: longConversation(30) });
+      expect(response.status).toBe(200);
+      expect(contextFields(response.headers.get('x-ollm-context'))['reserve']).toBe('2048');
+    }
+    expect(
+      harness.logs.filter((line) => line.includes('--reply-reserve 3,000 is over half the 4,096-token window of small:4k; 2,048 is kept for its replies')),
+    ).toHaveLength(1);
   });
 
   it('sends a conversation it cannot read as it came, for the upstream to judge', async () => {
@@ -166,7 +191,8 @@ describe('ollm serve: faults', () => {
     };
     const response = await rawPost(`${harness.proxy.url}/v1/chat/completions`, body);
     expect(response.status).toBe(200);
-    expect(contextFields(response.headers.get('x-ollm-context')).action).toBe('unread');
+    expect(contextFields(response.headers.get('x-ollm-context'))).toMatchObject({ action: 'unread', window: '4096' });
+    expect(response.headers.get('x-ollm-context')).not.toContain('tokens=');
     expect(harness.fake.requests.find((request) => request.path === '/v1/chat/completions')!.body).toEqual(body);
     expect(harness.logs.join('\n')).toMatch(/sent as it came \(ollm could not read it: request body: message 0/);
   });

@@ -176,7 +176,9 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Pro
         return;
       }
       const failure = asProxyError(error);
+      // Refusals are the operator's to see too: a client that was turned away, and why.
       if (failure.status >= 500) logger.warn(failure.message);
+      else logger.info(`ollm serve: ${request.method} ${pathname} refused with ${failure.status}: ${failure.message.replace(/^ollm serve: /, '')}`);
       if (!reply.sent) {
         reply.hijack();
         const text = JSON.stringify(errorDialect.errorBody(failure.status, failure.message, failure.type));
