@@ -1,4 +1,5 @@
 import { DEFAULT_BUDGETS, DEFAULT_CUTS, DEFAULT_STRATEGY_NAMES } from './future-need/defaults.js';
+import { FULL_SERVE_MODE, QUICK_SERVE_MODE, type ServeMode } from './serve/serve-mode.js';
 import { FULL_SPEED_MODE, QUICK_SPEED_MODE, type SpeedMode } from './speed/speed-mode.js';
 
 /** The future-need workload of a run (future-need/): which conversations, cuts, budgets, strategies. */
@@ -37,6 +38,8 @@ export interface BenchMode {
   readonly futureNeed?: FutureNeedMode;
   /** The speed section (speed/); undefined leaves it out. */
   readonly speed?: SpeedMode;
+  /** The serve section (serve/): `ollm serve`'s added latency and throughput; undefined leaves it out. */
+  readonly serve?: ServeMode;
 }
 
 export const FULL_MODE: BenchMode = {
@@ -55,6 +58,7 @@ export const FULL_MODE: BenchMode = {
   compactScale: 10,
   futureNeed: { strategies: DEFAULT_STRATEGY_NAMES, cuts: DEFAULT_CUTS, budgets: DEFAULT_BUDGETS, maximumTauBenchRuns: 200 },
   speed: FULL_SPEED_MODE,
+  serve: FULL_SERVE_MODE,
 };
 
 export const QUICK_MODE: BenchMode = {
@@ -76,4 +80,5 @@ export const QUICK_MODE: BenchMode = {
   // CI's smoke run: the 2 SWE-agent trajectories quick mode loads, no tau-bench (about a second).
   futureNeed: { strategies: DEFAULT_STRATEGY_NAMES, cuts: DEFAULT_CUTS, budgets: DEFAULT_BUDGETS, maximumSweAgentFiles: 2, maximumTauBenchRuns: 0 },
   speed: QUICK_SPEED_MODE,
+  serve: QUICK_SERVE_MODE,
 };

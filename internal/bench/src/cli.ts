@@ -6,6 +6,8 @@
  * `--only speed` or `--only speed:PART,PART` (parts: in-process, processes, live-agent,
  * scaling, runtime, pinned, cli, hostile): only the speed section, written to
  * bench/results/partial.json, partial.md and partial-scaling.svg (docs/ untouched);
+ * `--only serve`: only the serve section (`ollm serve` against the fake model server), written to
+ * bench/results/partial.json and partial.md (docs/ untouched: record-docs --only serve refreshes it);
  * `--from bench/results/latest.json`: measure nothing, render that report again (its mode decides
  * where: a full report rewrites docs/), for a change to the renderers.
  */
@@ -13,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { BenchReport } from './bench-report.js';
 import { FULL_MODE, QUICK_MODE } from './bench-mode.js';
-import { progress, runBench, runSpeedOnly, writePartialReport, writeReport } from './run-bench.js';
+import { progress, runBench, runServeOnly, runSpeedOnly, writePartialReport, writeReport } from './run-bench.js';
 import { parseOnly } from './speed/parse-only.js';
 
 async function main(): Promise<void> {
@@ -31,12 +33,12 @@ async function main(): Promise<void> {
   }
   const mode = values.quick ? QUICK_MODE : FULL_MODE;
   if (values.only !== undefined) {
-    const parts = parseOnly(values.only);
-    if (typeof parts === 'string') {
-      process.stderr.write(`bench: ${parts}\n`);
+    const selection = parseOnly(values.only);
+    if (typeof selection === 'string') {
+      process.stderr.write(`bench: ${selection}\n`);
       process.exit(2);
     }
-    const report = await runSpeedOnly(mode, parts, values.fixtures);
+    const report = selection.section === 'serve' ? await runServeOnly(mode) : await runSpeedOnly(mode, selection.parts, values.fixtures);
     const files = writePartialReport(report);
     progress(`done in ${report.durationSeconds.toFixed(0)} s: ${Object.values(files).join(', ')}`);
     return;

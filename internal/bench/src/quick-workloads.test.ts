@@ -1,9 +1,10 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { QUICK_MODE, type BenchMode } from './bench-mode.js';
 import { runBench, writeReport } from './run-bench.js';
+import { QUICK_SERVE_MODE } from './serve/serve-mode.js';
 import { QUICK_SPEED_MODE } from './speed/speed-mode.js';
 import { REPOSITORY_FIXTURES } from './test-fixtures.js';
 
@@ -29,6 +30,16 @@ const TINY: BenchMode = {
     cliRounds: 1,
     hostileRepeated: [2_000],
     hostileNestedDepths: [50],
+  },
+  serve: {
+    ...QUICK_SERVE_MODE,
+    shortConversations: 1,
+    shortTurns: 2,
+    longTurns: 16,
+    warmUpTurns: 2,
+    concurrency: 2,
+    throughputTurns: 2,
+    throughputWarmUpTurns: 1,
   },
 };
 
@@ -127,6 +138,12 @@ describe('quick mode on one tiny fixture', () => {
     expect(speed.hostile!.inputs.map((input) => input.name)).toEqual(['repeated-2k', 'nested-50']);
     expect(speed.hostile!.runs).toHaveLength(2 * 4);
 
+    // The serve section (its own test covers it in detail): every case ran, and the proxy compacted.
+    if (!report.serve || 'skipped' in report.serve) throw new Error('serve was not measured');
+    expect(report.serve.short.map((entry) => entry.all.requests)).toEqual([2, 2, 2, 2]);
+    expect(report.serve.long.flatMap((entry) => entry.byAction.map((split) => split.action))).toContain('compacted');
+    expect(report.serve.throughput.cases.map((entry) => entry.target)).toEqual(['direct', 'memory', 'files']);
+
     const files = writeReport(report, root);
     expect(files.json).toBe(join(root, 'bench', 'results', 'quick.json'));
     expect(JSON.parse(readFileSync(files.json, 'utf8')).mode).toBe('quick');
@@ -141,11 +158,24 @@ describe('quick mode on one tiny fixture', () => {
       /## 6\. Speed: ratios from one run[\s\S]*\| Done when \(issue 15\) \| target \| measured \| met \|[\s\S]*## 7\. Reading the comparison/,
     );
     expect(markdown).toContain('(quick-scaling.svg)');
+    expect(markdown).toMatch(
+      /## 8\. ollm serve: added latency and throughput\n\n<!-- recorded: serve -->[\s\S]*\| growing to 16 turns \| openai \| compacted now \|/,
+    );
     expect(readFileSync(files.scalingChart!, 'utf8')).toMatch(/^<svg [^>]*>[\s\S]*<polyline[\s\S]*<\/svg>\n$/);
     expect(files.futureNeedChart).toBe(join(root, 'bench', 'results', 'quick-future-need.svg'));
     expect(readFileSync(files.futureNeedChart!, 'utf8')).toMatch(/^<svg [^>]*>[\s\S]*<polyline[\s\S]*<\/svg>\n$/);
     expect(readFileSync(files.chart, 'utf8')).toMatch(/^<svg [^>]*>[\s\S]*<circle[\s\S]*<\/svg>\n$/);
     // Quick mode never touches docs/.
     expect(existsSync(join(root, 'docs'))).toBe(false);
+
+    // A full report without the serve section (rendered again from an older one) keeps the serve block record-docs wrote.
+    mkdirSync(join(root, 'docs'));
+    writeFileSync(join(root, 'docs', 'benchmarks.md'), '# Benchmarks\n\n<!-- recorded: serve -->\nrecorded serve figures\n<!-- /recorded -->\n');
+    const { serve: _serve, ...withoutServe } = report;
+    const full = writeReport({ ...withoutServe, mode: 'full' }, root);
+    expect(full.markdown).toBe(join(root, 'docs', 'benchmarks.md'));
+    expect(readFileSync(full.markdown, 'utf8')).toMatch(
+      /## 8\. ollm serve: added latency and throughput\n\n<!-- recorded: serve -->\nrecorded serve figures\n<!-- \/recorded -->/,
+    );
   });
 });

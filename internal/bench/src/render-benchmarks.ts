@@ -4,6 +4,7 @@ import type { CompactionCase } from './compaction-workload.js';
 import { median } from './measure.js';
 import { futureNeedSection } from './future-need/section.js';
 import { renderNotes } from './render-notes.js';
+import { serveSection } from './serve/render-serve.js';
 import { renderSpeedSection } from './speed/render-speed.js';
 import { retentionByKindTable } from './retention-by-kind.js';
 import { formatMilliseconds, formatNumber, formatPercent, markdownTable } from './markdown-table.js';
@@ -268,6 +269,7 @@ export function renderBenchmarks(report: BenchReport): string {
     ...futureNeedSection(5, report.futureNeed ?? { skipped: 'not measured by this run' }, FUTURE_NEED_CHART),
     ...renderSpeedSection(6, report.speed),
     ...renderNotes(report),
+    ...serveSection(8, report.serve ?? { skipped: 'not measured by this run' }),
   ];
   return `${lines.join('\n').trimEnd()}\n`;
 }

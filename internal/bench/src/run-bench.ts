@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { TokenCounter, computeSourceDigest, createTokenizer } from '@ollm/core';
 import codeAware from '@ollm/plugin-code-aware';
@@ -14,10 +14,13 @@ import { REPOSITORY_ROOT, allConversations, defaultFixtureFolder, loadFixtures, 
 import { renderFutureNeedChart } from './future-need/chart.js';
 import { futureNeedReport } from './future-need/report.js';
 import { runGoalAwareSession } from './goal-aware-workload.js';
+import { readBlock, replaceBlocks } from './docs/doc-blocks.js';
 import { describeMachine } from './machine.js';
 import { median, timeSync } from './measure.js';
 import { FUTURE_NEED_CHART, renderBenchmarks } from './render-benchmarks.js';
 import { measureSessionHistory } from './session-history-workload.js';
+import { runServeWorkloads } from './serve/run-serve.js';
+import { SERVE_BLOCK, serveSection } from './serve/render-serve.js';
 import { createStrategies } from './strategies.js';
 import { renderScalingChart } from './speed/scaling-chart.js';
 import { runSpeedWorkloads } from './speed/run-speed.js';
@@ -86,6 +89,11 @@ async function runSpeed(
   return runSpeedWorkloads(mode.speed, { conversations, folder, progress, ...(parts ? { parts } : {}) });
 }
 
+async function runServe(mode: BenchMode): Promise<BenchReport['serve']> {
+  if (!mode.serve) return { skipped: `not part of ${mode.name} mode` };
+  return runServeWorkloads(mode.serve, progress);
+}
+
 export async function runBench(mode: BenchMode, fixtureFolder?: string): Promise<BenchReport> {
   const started = process.hrtime.bigint();
   const machine = describeMachine();
@@ -141,6 +149,7 @@ export async function runBench(mode: BenchMode, fixtureFolder?: string): Promise
   const compactMemory = measureCompactMemory(largest.conversation, mode.compactScale);
 
   const speed = await runSpeed(mode, conversations, set.folder);
+  const serve = await runServe(mode);
 
   return {
     mode: mode.name,
@@ -167,17 +176,20 @@ export async function runBench(mode: BenchMode, fixtureFolder?: string): Promise
     compactMemory,
     futureNeed,
     speed,
+    serve,
   };
 }
 
-/** What `--only speed[:PART,…]` measured: the speed section alone. */
+/** What `--only speed[:PART,…]` or `--only serve` measured: that section alone. */
 export interface PartialBenchReport {
   readonly mode: BenchReport['mode'];
   readonly date: string;
   readonly durationSeconds: number;
   readonly machine: BenchReport['machine'];
-  readonly fixtures: { readonly folder: string; readonly origin: BenchReport['fixtures']['origin'] };
-  readonly speed: BenchReport['speed'];
+  /** The fixtures the speed section read (the serve section reads none). */
+  readonly fixtures?: { readonly folder: string; readonly origin: BenchReport['fixtures']['origin'] };
+  readonly speed?: BenchReport['speed'];
+  readonly serve?: BenchReport['serve'];
 }
 
 /** Only the speed section (all of it, or the parts named): for working on it without the minutes the rest takes. */
@@ -195,6 +207,15 @@ export async function runSpeedOnly(mode: BenchMode, parts: ReadonlySet<SpeedPart
     fixtures: { folder: set.folder, origin: set.origin },
     speed,
   };
+}
+
+/** Only the serve section: `ollm serve` against the fake model server (no fixtures read). */
+export async function runServeOnly(mode: BenchMode): Promise<PartialBenchReport> {
+  const started = process.hrtime.bigint();
+  const machine = describeMachine();
+  progress(`${mode.name} mode, serve only`);
+  const serve = await runServe(mode);
+  return { mode: mode.name, date: new Date().toISOString(), durationSeconds: Number(process.hrtime.bigint() - started) / 1e9, machine, serve };
 }
 
 function measuredSpeed(speed: BenchReport['speed']): SpeedReport | undefined {
@@ -215,10 +236,14 @@ export function writePartialReport(report: PartialBenchReport, root = REPOSITORY
   const header = [
     '# Benchmarks (partial run)',
     '',
-    `\`--only\` run (${report.mode} mode, ${Math.round(report.durationSeconds)} s) on ${report.date}; load average at the start ${report.machine.loadAverage.join(' / ')}. Fixtures: \`${report.fixtures.folder}\`.`,
+    `\`--only\` run (${report.mode} mode, ${Math.round(report.durationSeconds)} s) on ${report.date}; load average at the start ${report.machine.loadAverage.join(' / ')}.${report.fixtures ? ` Fixtures: \`${report.fixtures.folder}\`.` : ''}`,
     '',
   ];
-  writeFileSync(files.markdown, `${[...header, ...renderSpeedSection(1, report.speed, 'partial-scaling.svg')].join('\n').trimEnd()}\n`);
+  const sections = [
+    ...(report.speed !== undefined ? renderSpeedSection(1, report.speed, 'partial-scaling.svg') : []),
+    ...(report.serve !== undefined ? serveSection(report.speed !== undefined ? 2 : 1, report.serve) : []),
+  ];
+  writeFileSync(files.markdown, `${[...header, ...sections].join('\n').trimEnd()}\n`);
   const speed = measuredSpeed(report.speed);
   const chart = speed ? scalingChartOf(speed) : undefined;
   if (!chart) return { json: files.json, markdown: files.markdown };
@@ -263,7 +288,12 @@ export function writeReport(report: BenchReport, root = REPOSITORY_ROOT): Writte
         ...(scalingChart ? { scalingChart: join(root, 'docs', SCALING_CHART) } : {}),
       };
   writeFileSync(files.json, `${JSON.stringify(report, rounded, 1)}\n`);
-  const markdown = renderBenchmarks(report);
+  let markdown = renderBenchmarks(report);
+  // A report without the serve section (`--from` an older one) keeps the figures record-docs last wrote there.
+  if (!quick && report.serve === undefined && existsSync(files.markdown)) {
+    const kept = readBlock(readFileSync(files.markdown, 'utf8'), SERVE_BLOCK);
+    if (kept !== '') markdown = replaceBlocks(markdown, { [SERVE_BLOCK]: kept }, files.markdown);
+  }
   writeFileSync(
     files.markdown,
     quick

@@ -5,12 +5,16 @@
  * `<!-- recorded: NAME -->` and `<!-- /recorded -->`, in docs/cli.md, docs/runtime.md and
  * docs/benchmarks.md (the future-need block, and docs/benchmarks-future-need.svg beside it).
  *
- *   node internal/bench/dist/docs/record-docs.js [--binary PATH] [--before-binary PATH] [--check] [--only benchmarks]
+ *   node internal/bench/dist/docs/record-docs.js [--binary PATH] [--before-binary PATH] [--check] [--only benchmarks|serve]
  *
  * `--binary`: the `ollm` build to record (default apps/cli/dist/bin.js). `--before-binary`: a build
  * of the version before the window rule, for the "before" rows of docs/runtime.md's table (kept as
  * they are without it). `--check`: write nothing; exit 1 if a doc would change. `--only benchmarks`:
  * only docs/benchmarks.md's future-need block and its chart (a few seconds; no `ollm` build needed).
+ * `--only serve`: only docs/benchmarks.md's serve block (`ollm serve`'s added latency and
+ * throughput, measured again in full mode: about a minute and a half). Its figures are times, so
+ * every recording changes them: the other runs leave the block alone, and `--check` with it only
+ * says the block would change.
  * The future-need block reads the default fixtures (../shared/fixtures when it is there).
  *
  * Everything runs against the loopback fake model server and the shipped fixtures, in a
@@ -28,6 +32,9 @@ import { renderFutureNeedChart } from '../future-need/chart.js';
 import { measureFutureNeed } from '../future-need/report.js';
 import { FUTURE_NEED_BLOCK, futureNeedBlock } from '../future-need/section.js';
 import { FUTURE_NEED_CHART } from '../render-benchmarks.js';
+import { SERVE_BLOCK, serveBlock } from '../serve/render-serve.js';
+import { runServeWorkloads } from '../serve/run-serve.js';
+import { FULL_SERVE_MODE } from '../serve/serve-mode.js';
 import { REPOSITORY } from './run-ollm.js';
 
 const { values } = parseArgs({
@@ -38,13 +45,14 @@ const { values } = parseArgs({
     only: { type: 'string' },
   },
 });
-if (values.only !== undefined && values.only !== 'benchmarks') {
-  process.stderr.write(`record-docs: --only takes "benchmarks", not "${values.only}"\n`);
+if (values.only !== undefined && values.only !== 'benchmarks' && values.only !== 'serve') {
+  process.stderr.write(`record-docs: --only takes "benchmarks" or "serve", not "${values.only}"\n`);
   process.exit(2);
 }
 const benchmarksOnly = values.only === 'benchmarks';
+const serveOnly = values.only === 'serve';
 const binary = values.binary;
-if (!benchmarksOnly && !existsSync(binary)) {
+if (!benchmarksOnly && !serveOnly && !existsSync(binary)) {
   process.stderr.write(`record-docs: ${binary} is not built; run \`pnpm build\` (or \`pnpm run docs\`, which builds first)\n`);
   process.exit(2);
 }
@@ -108,8 +116,14 @@ async function recordBenchmarks(): Promise<{ blocks: [string, Record<string, Blo
   };
 }
 
-const benchmarks = await recordBenchmarks();
-const documents = [...(benchmarksOnly ? [] : await recordCliAndRuntime()), benchmarks.blocks];
+/** docs/benchmarks.md's serve block: `ollm serve` against the fake model server, measured now. */
+async function recordServe(): Promise<[string, Record<string, BlockContent>]> {
+  const report = await step('ollm serve: added latency and throughput (serve)', () => runServeWorkloads(FULL_SERVE_MODE, () => {}));
+  return ['docs/benchmarks.md', { [SERVE_BLOCK]: serveBlock(report) }];
+}
+
+const benchmarks = serveOnly ? undefined : await recordBenchmarks();
+const documents = serveOnly ? [await recordServe()] : [...(benchmarksOnly ? [] : await recordCliAndRuntime()), benchmarks!.blocks];
 
 let changed = 0;
 for (const [file, blocks] of documents) {
@@ -128,13 +142,15 @@ for (const [file, blocks] of documents) {
   }
 }
 const chartPath = join(REPOSITORY, 'docs', FUTURE_NEED_CHART);
-if ((existsSync(chartPath) ? readFileSync(chartPath, 'utf8') : '') === benchmarks.chart)
-  process.stderr.write(`record-docs: docs/${FUTURE_NEED_CHART} unchanged\n`);
-else {
+// --only serve records no chart.
+const chart = benchmarks?.chart;
+if (chart === undefined || (existsSync(chartPath) ? readFileSync(chartPath, 'utf8') : '') === chart) {
+  if (chart !== undefined) process.stderr.write(`record-docs: docs/${FUTURE_NEED_CHART} unchanged\n`);
+} else {
   changed += 1;
   if (values.check) process.stderr.write(`record-docs: docs/${FUTURE_NEED_CHART} is out of date (run: pnpm run docs)\n`);
   else {
-    writeFileSync(chartPath, benchmarks.chart);
+    writeFileSync(chartPath, chart);
     process.stderr.write(`record-docs: docs/${FUTURE_NEED_CHART} updated\n`);
   }
 }

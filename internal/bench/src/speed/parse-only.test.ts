@@ -4,12 +4,17 @@ import { SPEED_PARTS } from './speed-report.js';
 
 describe('parseOnly', () => {
   it('takes the whole speed section or a list of its parts', () => {
-    expect(parseOnly('speed')).toEqual(new Set(SPEED_PARTS));
-    expect(parseOnly('speed:scaling, cli')).toEqual(new Set(['scaling', 'cli']));
+    expect(parseOnly('speed')).toEqual({ section: 'speed', parts: new Set(SPEED_PARTS) });
+    expect(parseOnly('speed:scaling, cli')).toEqual({ section: 'speed', parts: new Set(['scaling', 'cli']) });
+  });
+
+  it('takes the serve section', () => {
+    expect(parseOnly('serve')).toEqual({ section: 'serve' });
   });
 
   it('says what is wrong with anything else', () => {
-    expect(parseOnly('compaction')).toMatch(/--only takes "speed"/);
+    expect(parseOnly('compaction')).toMatch(/--only takes "speed", .* or "serve", not "compaction"/);
+    expect(parseOnly('serve:latency')).toMatch(/--only takes "speed"/);
     expect(parseOnly('speed:scaling,warp')).toBe('unknown speed part warp (parts: in-process, processes, live-agent, scaling, runtime, pinned, cli, hostile)');
   });
 });

@@ -1,15 +1,19 @@
 import { SPEED_PARTS, type SpeedPart } from './speed-report.js';
 
+/** What `--only` runs: the speed section (all of it or some parts), or the serve section. */
+export type OnlySelection = { readonly section: 'speed'; readonly parts: Set<SpeedPart> } | { readonly section: 'serve' };
+
 /**
- * `--only speed` (every part of the speed section) or `--only speed:scaling,cli`; anything else
- * is a usage error, returned as its message.
+ * `--only speed` (every part of the speed section), `--only speed:scaling,cli` or `--only serve`;
+ * anything else is a usage error, returned as its message.
  */
-export function parseOnly(text: string): Set<SpeedPart> | string {
+export function parseOnly(text: string): OnlySelection | string {
+  if (text.trim() === 'serve') return { section: 'serve' };
   const [section, list] = text.split(':', 2) as [string, string | undefined];
-  if (section !== 'speed') return `--only takes "speed" or "speed:PART,PART" (parts: ${SPEED_PARTS.join(', ')}), not "${text}"`;
-  if (list === undefined || list.trim() === '') return new Set(SPEED_PARTS);
+  if (section !== 'speed') return `--only takes "speed", "speed:PART,PART" (parts: ${SPEED_PARTS.join(', ')}) or "serve", not "${text}"`;
+  if (list === undefined || list.trim() === '') return { section: 'speed', parts: new Set(SPEED_PARTS) };
   const names = list.split(',').map((name) => name.trim());
   const unknown = names.filter((name) => !(SPEED_PARTS as readonly string[]).includes(name));
   if (unknown.length > 0) return `unknown speed part${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} (parts: ${SPEED_PARTS.join(', ')})`;
-  return new Set(names as SpeedPart[]);
+  return { section: 'speed', parts: new Set(names as SpeedPart[]) };
 }
