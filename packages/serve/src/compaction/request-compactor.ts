@@ -27,6 +27,8 @@ export const DEFAULT_TARGET_SHARE = 0.7;
 /** How long one proxy may hold a conversation's compaction before another takes it over. */
 export const COMPACTION_LOCK_MS = 120_000;
 const LOCK_POLL_MS = 25;
+/** Prefix keys asked for per store round trip, longest first. */
+const LOOKUP_CHUNK = 32;
 /** References an entry keeps (the newest); every piece stays in the recovery store regardless. */
 export const MAX_REFERENCES_KEPT = 256;
 const BODY_LABEL = 'request body';
@@ -154,15 +156,7 @@ export class RequestCompactor {
 
     const scope = [request.format, request.model, this.#options.pipeline, this.#options.shape, budget, this.#targetShare()].join('\n');
     const keys = prefixKeys(scope, request.messages);
-    const cached = await store.getCompactions(keys);
-    let reusedIndex = -1;
-    for (let index = cached.length - 1; index >= 0; index -= 1) {
-      if (cached[index]?.coveredMessages === index + 1) {
-        reusedIndex = index;
-        break;
-      }
-    }
-    const reused = reusedIndex >= 0 ? cached[reusedIndex] : undefined;
+    const { index: reusedIndex, entry: reused } = await this.#longestCached(keys);
     const tail = request.messages.slice(reusedIndex + 1);
     const newSpanTokens = tokens.countMessages(read.messages.slice(reusedIndex + 1));
     if (reused) {
@@ -223,6 +217,23 @@ export class RequestCompactor {
       return half;
     }
     return resolveReplyReserve(window, configured);
+  }
+
+  /**
+   * The compaction of the longest prefix in the store: asked for from the longest prefix back, a
+   * chunk of keys per round trip, so a conversation compacted a few turns ago costs one small
+   * lookup however long it grew (and an entry is read only when it may be the one used).
+   */
+  async #longestCached(keys: readonly string[]): Promise<{ index: number; entry: CachedCompaction | undefined }> {
+    for (let end = keys.length; end > 0; end -= LOOKUP_CHUNK) {
+      const start = Math.max(0, end - LOOKUP_CHUNK);
+      const found = await this.#options.store.getCompactions(keys.slice(start, end));
+      for (let offset = found.length - 1; offset >= 0; offset -= 1) {
+        const entry = found[offset];
+        if (entry?.coveredMessages === start + offset + 1) return { index: start + offset, entry };
+      }
+    }
+    return { index: -1, entry: undefined };
   }
 
   #targetShare(): number {
