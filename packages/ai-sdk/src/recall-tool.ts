@@ -1,9 +1,9 @@
 import { InvalidArgumentError, type TokenCounter } from '@ollm/core';
-import { DEFAULT_RECALL_MAX_CHARACTERS, RECALL_TOOL, recallOutput, recallRemoved, type RecallInput, type RecallResult } from '@ollm/runtime';
+import { DEFAULT_RECALL_WINDOW_SHARE, RECALL_TOOL, recallOutput, recallRemoved, type RecallInput, type RecallResult } from '@ollm/runtime';
 import { jsonSchema, tool, type JSONSchema7, type Tool } from 'ai';
 
 /** Share of the window one recall page may take, so the step that reads it still fits. */
-export const RECALL_WINDOW_SHARE = 0.25;
+export const RECALL_WINDOW_SHARE = DEFAULT_RECALL_WINDOW_SHARE;
 
 export interface RecallToolOptions {
   /** Where compaction saved what it removed (the middleware's `logdir`). */
@@ -33,13 +33,7 @@ export function createRecallTool(options: RecallToolOptions): Tool<RecallInput, 
   });
 }
 
-/** One page of the removed content, cut (by characters, as core pages it) until its text is within `maxTokens`. */
+/** One page of the removed content, within `maxTokens` (the runtime's `recallRemoved` pages it). */
 export function boundedRecall(input: RecallInput, options: RecallToolOptions): RecallResult {
-  let maxCharacters = DEFAULT_RECALL_MAX_CHARACTERS;
-  for (;;) {
-    const result = recallRemoved(input, { logdir: options.logdir, maxCharacters });
-    const tokens = options.tokens.countText(result.text);
-    if (tokens <= options.maxTokens || result.text.length <= 1) return result;
-    maxCharacters = Math.max(1, Math.min(result.text.length - 1, Math.floor((result.text.length * options.maxTokens * 0.95) / tokens)));
-  }
+  return recallRemoved(input, { logdir: options.logdir, maxTokens: options.maxTokens, tokens: options.tokens });
 }

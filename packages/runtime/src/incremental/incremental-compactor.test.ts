@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { saveRemovedContent, sha256Hex, type ContextProviderV2, type Message } from '@ollm/core';
+import { createTokenizer, saveRemovedContent, sha256Hex, TokenCounter, type ContextProviderV2, type Message } from '@ollm/core';
 import { ContextOverflowError } from '../errors/context-overflow-error.js';
 import { temporaryHomes } from '../context/test-support/test-stages.js';
 import { recallOutput, recallRemoved } from '../recall/recall-tool.js';
@@ -116,5 +116,16 @@ describe('recallRemoved', () => {
     expect(() => recallRemoved({ reference: 'xyz' }, { logdir })).toThrow(/not a reference/);
     expect(() => recallRemoved({ reference: '0000000000' }, { logdir })).toThrow(/Nothing removed from this conversation has the reference 0000000000/);
     expect(() => recallRemoved({ reference: saved.sha256, offset: -1 }, { logdir })).toThrow(/offset must be a whole number/);
+    // Bounded in tokens: pages within 500 tokens that join back to the exact text.
+    const tokens = new TokenCounter(createTokenizer('o200k_base'));
+    const pages: string[] = [];
+    for (let offset: number | undefined = 0; offset !== undefined;) {
+      const page = recallRemoved({ reference: saved.sha256, offset }, { logdir, maxTokens: 500, tokens });
+      expect(tokens.countText(page.text)).toBeLessThanOrEqual(500);
+      pages.push(page.text);
+      offset = page.nextOffset;
+    }
+    expect(pages.length).toBeGreaterThan(2);
+    expect(pages.join('')).toBe(text);
   });
 });

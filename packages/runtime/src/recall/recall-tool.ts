@@ -1,12 +1,14 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { InvalidArgumentError, RECOVERY_FOLDER, readRemovedEntry } from '@ollm/core';
+import { InvalidArgumentError, RECOVERY_FOLDER, readRemovedEntry, type TokenCounting } from '@ollm/core';
 
 /** The tool's name, as the model calls it. */
 export const RECALL_TOOL_NAME = 'recall';
 /** The most one call returns; longer content comes in pages (`offset`). */
 export const DEFAULT_RECALL_MAX_CHARACTERS = 16_000;
 const MINIMUM_REFERENCE_DIGITS = 8;
+/** Share of the window one recall page may take by default (hosts that know the window), so the step that reads it still fits. */
+export const DEFAULT_RECALL_WINDOW_SHARE = 0.25;
 
 /** A tool definition any host can hand to a model: a name, a description and a JSON Schema for its input. */
 export interface RecallToolDefinition {
@@ -56,6 +58,9 @@ export interface RecallOptions {
   /** The logdir compaction saved removed content under. */
   readonly logdir: string;
   readonly maxCharacters?: number;
+  /** Tokens one page may hold at most (counted with `tokens`): the page is cut, by characters, until it does. */
+  readonly maxTokens?: number;
+  readonly tokens?: TokenCounting;
 }
 
 /**
@@ -86,8 +91,7 @@ export function recallRemoved(input: RecallInput, options: RecallOptions): Recal
   const entry = readRemovedEntry(join(folder, `${sha256}.txt`), sha256);
   if (entry.state === 'damaged') throw recallError(`The content saved under ${sha256.slice(0, 12)} was changed since it was saved; it cannot be given back.`);
   const content = entry.content.toString('utf8');
-  const maxCharacters = options.maxCharacters ?? DEFAULT_RECALL_MAX_CHARACTERS;
-  const end = Math.min(content.length, offset + maxCharacters);
+  const end = pageEnd(content, offset, options);
   return {
     text: content.slice(offset, end),
     sha256,
@@ -96,6 +100,25 @@ export function recallRemoved(input: RecallInput, options: RecallOptions): Recal
     ...(end < content.length ? { nextOffset: end } : {}),
     state: entry.state,
   };
+}
+
+/** Where a page from `offset` ends: at most `maxCharacters`, then shortened until it is within `maxTokens`. */
+function pageEnd(content: string, offset: number, options: RecallOptions): number {
+  let end = Math.min(content.length, offset + (options.maxCharacters ?? DEFAULT_RECALL_MAX_CHARACTERS));
+  const { maxTokens, tokens } = options;
+  if (maxTokens === undefined || tokens === undefined) return end;
+  if (!Number.isInteger(maxTokens) || maxTokens < 1) {
+    throw new InvalidArgumentError({
+      argument: 'recall.maxTokens',
+      message: `recall.maxTokens must be a whole number of tokens, 1 or more; got ${String(maxTokens)}`,
+    });
+  }
+  for (;;) {
+    const length = end - offset;
+    const count = tokens.countText(content.slice(offset, end));
+    if (count <= maxTokens || length <= 1) return end;
+    end = offset + Math.max(1, Math.min(length - 1, Math.floor((length * maxTokens * 0.95) / count)));
+  }
 }
 
 /** The tool's output as the model reads it: the text, and a line saying where it goes on when it was cut. */
