@@ -81,4 +81,11 @@ export { DEFAULT_INCREMENTAL_CACHE_ENTRIES, DEFAULT_INCREMENTAL_TARGET_SHARE, In
 
 // The recall tool: the model takes back what compaction removed
 export type { RecallInput, RecallOptions, RecallResult, RecallToolDefinition } from './recall/recall-tool.js';
-export { DEFAULT_RECALL_MAX_CHARACTERS, DEFAULT_RECALL_WINDOW_SHARE, RECALL_TOOL, RECALL_TOOL_NAME, recallOutput, recallRemoved } from './recall/recall-tool.js';
+export {
+  DEFAULT_RECALL_MAX_CHARACTERS,
+  DEFAULT_RECALL_WINDOW_SHARE,
+  RECALL_TOOL,
+  RECALL_TOOL_NAME,
+  recallOutput,
+  recallRemoved,
+} from './recall/recall-tool.js';

@@ -86,6 +86,8 @@ interface Entry {
 }
 
 const MAX_REFERENCES = 256;
+/** Previous keys remembered per message (one per budget or scope it was seen under). */
+const CHAIN_KEYS_PER_MESSAGE = 4;
 
 /**
  * The runtime's incremental property for a host that sends the whole conversation on every call
@@ -101,6 +103,8 @@ export class IncrementalCompactor {
   readonly #tokens: TokenCounter;
   readonly #cache = new Map<string, Entry>();
   readonly #running = new Map<string, Promise<Entry>>();
+  /** Per message object: the chain key it gets after a given previous key. */
+  readonly #chainKeys = new WeakMap<Message, Map<string, string>>();
   readonly #guard;
 
   constructor(options: IncrementalCompactorOptions) {
@@ -174,12 +178,24 @@ export class IncrementalCompactor {
       .update(`ollm-incremental-v1\n${stages}\n${budget}\n${scope ?? ''}`)
       .digest('hex');
     return messages.map((message, index) => {
-      previous = createHash('sha256')
+      const source = sourceKeys?.[index];
+      // Messages are immutable values: the same object after the same prefix has the same key, so
+      // a live agent's next call hashes only its new messages (the rest are map lookups).
+      const known = source === undefined ? this.#chainKeys.get(message) : undefined;
+      const cached = known?.get(previous);
+      if (cached !== undefined) return (previous = cached);
+      const key = createHash('sha256')
         .update(previous)
         .update('\n')
-        .update(sourceKeys?.[index] ?? canonicalMessage(message))
+        .update(source ?? canonicalMessage(message))
         .digest('hex');
-      return previous;
+      if (source === undefined) {
+        const keys = known ?? new Map<string, string>();
+        if (keys.size >= CHAIN_KEYS_PER_MESSAGE) keys.clear();
+        keys.set(previous, key);
+        if (!known) this.#chainKeys.set(message, keys);
+      }
+      return (previous = key);
     });
   }
 
