@@ -1,5 +1,6 @@
 import { compactCommandName } from './cli-startup-workload.js';
 import { meetsTarget, type RatioTarget } from './ratio.js';
+import { incrementalName } from './live-agent-workload.js';
 import { cliRatios, helpRatio, inProcessRatio, liveRatio, processRatio } from './speed-summary.js';
 import type { SpeedReport } from './speed-report.js';
 
@@ -29,12 +30,13 @@ export function doneWhenRows(speed: SpeedReport): DoneWhenRow[] {
   rows.push(row(`Warm: ${PIPELINE} / LangChain (cached counter)`, atMost(5), inProcessRatio(inProcess, 'warm', PIPELINE, LANGCHAIN_CACHED)));
   rows.push(row('Warm: fold (the default) / LangChain (cached counter)', atMost(5), inProcessRatio(inProcess, 'warm', 'fold', LANGCHAIN_CACHED)));
   const live = speed.liveAgent?.cases ?? [];
+  // The incremental path is what a live agent runs (the proxy, the middlewares): the work follows the new turn.
   for (const name of ['trim', PIPELINE, 'fold']) {
     rows.push(
       row(
-        `Live agent: ${name} after one more turn / LangChain (cached counter) on the whole conversation`,
+        `Live agent: ${incrementalName(name)} after one more turn / LangChain (cached counter) on the whole conversation`,
         { comparison: 'below', value: 1 },
-        liveRatio(live, name),
+        liveRatio(live, incrementalName(name)),
       ),
     );
   }

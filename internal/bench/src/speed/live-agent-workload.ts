@@ -1,5 +1,6 @@
 import type { BaseMessage } from '@langchain/core/messages';
-import { compactWith, type ContextProvider, type Message, type TokenCounter } from '@ollm/core';
+import { compactWith, isPipelineProvider, type ContextProvider, type Message, type TokenCounter } from '@ollm/core';
+import { IncrementalCompactor } from '@ollm/runtime';
 import { toLangChainMessages } from '../langchain-messages.js';
 import { langChainTokenCounter, langChainTrim } from '../langchain-trim.js';
 import { median } from '../measure.js';
@@ -60,6 +61,45 @@ function ollmParticipant(
   };
 }
 
+/** How the incremental participant of a pipeline is named in the report. */
+export function incrementalName(pipeline: string): string {
+  return `${pipeline} (incremental)`;
+}
+
+/**
+ * ollm's incremental path in a live agent (the runtime's `IncrementalCompactor`: what `ollm serve`
+ * and the AI SDK and LangChain middlewares run): the window is fixed, the history was fitted to it
+ * before (untimed), and the whole conversation with one more turn is fitted again. The compaction
+ * of the history is found by its prefix digest and stands in for it; only the new turn is counted,
+ * and compacted only when that no longer fits.
+ */
+function incrementalParticipant(
+  name: string,
+  provider: ContextProvider,
+  history: readonly Message[],
+  turn: readonly Message[],
+  budget: number,
+): TimedParticipant & { setUp(): Promise<void> } {
+  let compactor: IncrementalCompactor | undefined;
+  let contextSize = 0;
+  let round = 0;
+  return {
+    name: incrementalName(name),
+    async setUp() {
+      const tokens = warmCounter(history);
+      compactor = new IncrementalCompactor({ stages: isPipelineProvider(provider) ? provider.stages : [provider], tokens });
+      // The window the whole conversation is held to, as the other participants' limit.
+      contextSize = Math.floor(tokens.countMessages([...history, ...turn]) * budget);
+      await compactor.fit(history, { contextSize, replyReserve: 0 });
+    },
+    arm() {
+      const conversation = [...history, ...freshTurnCopy(turn, `${name} incremental ${(round += 1)}`)];
+      compactor!.tokens.countMessages(conversation);
+      return () => compactor!.fit(conversation, { contextSize, replyReserve: 0 });
+    },
+  };
+}
+
 /** LangChain: trimMessages on the whole conversation, every message's count already cached by id. */
 function langChainParticipant(history: readonly Message[], turn: readonly Message[], budget: number): TimedParticipant {
   const originals = indexById(history);
@@ -88,7 +128,10 @@ export async function measureLiveAgent(
   const cases: LiveAgentCase[] = [];
   for (const [index, conversation] of conversations.entries()) {
     const { history, turn } = splitLastTurn(conversation.messages);
-    const ollm = pipelines.map(({ name, provider }) => ollmParticipant(name, provider, history, turn, options.budget));
+    const ollm = pipelines.flatMap(({ name, provider }) => [
+      ollmParticipant(name, provider, history, turn, options.budget),
+      incrementalParticipant(name, provider, history, turn, options.budget),
+    ]);
     const setUpErrors = new Map<string, string>();
     for (const participant of ollm) {
       try {
@@ -102,7 +145,7 @@ export async function measureLiveAgent(
       langChainParticipant(history, turn, options.budget),
     ];
     const times = await timeInterleaved(participants, { rounds: options.rounds });
-    for (const name of [...pipelines.map((pipeline) => pipeline.name), LIVE_AGENT_PEER]) {
+    for (const name of [...pipelines.flatMap((pipeline) => [pipeline.name, incrementalName(pipeline.name)]), LIVE_AGENT_PEER]) {
       const entry = times.get(name);
       const error = setUpErrors.get(name) ?? entry?.error;
       cases.push({
