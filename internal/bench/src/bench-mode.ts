@@ -1,4 +1,5 @@
 import { DEFAULT_BUDGETS, DEFAULT_CUTS, DEFAULT_STRATEGY_NAMES } from './future-need/defaults.js';
+import { FULL_MIDDLEWARE_MODE, QUICK_MIDDLEWARE_MODE, type MiddlewareMode } from './middleware/middleware-mode.js';
 import { FULL_SERVE_MODE, QUICK_SERVE_MODE, type ServeMode } from './serve/serve-mode.js';
 import { FULL_SPEED_MODE, QUICK_SPEED_MODE, type SpeedMode } from './speed/speed-mode.js';
 
@@ -40,6 +41,8 @@ export interface BenchMode {
   readonly speed?: SpeedMode;
   /** The serve section (serve/): `ollm serve`'s added latency and throughput; undefined leaves it out. */
   readonly serve?: ServeMode;
+  /** The middleware section (middleware/): the AI SDK's and LangChain's middlewares per agent step; undefined leaves it out. */
+  readonly middleware?: MiddlewareMode;
 }
 
 export const FULL_MODE: BenchMode = {
@@ -59,6 +62,7 @@ export const FULL_MODE: BenchMode = {
   futureNeed: { strategies: DEFAULT_STRATEGY_NAMES, cuts: DEFAULT_CUTS, budgets: DEFAULT_BUDGETS, maximumTauBenchRuns: 200 },
   speed: FULL_SPEED_MODE,
   serve: FULL_SERVE_MODE,
+  middleware: FULL_MIDDLEWARE_MODE,
 };
 
 export const QUICK_MODE: BenchMode = {
@@ -81,4 +85,5 @@ export const QUICK_MODE: BenchMode = {
   futureNeed: { strategies: DEFAULT_STRATEGY_NAMES, cuts: DEFAULT_CUTS, budgets: DEFAULT_BUDGETS, maximumSweAgentFiles: 2, maximumTauBenchRuns: 0 },
   speed: QUICK_SPEED_MODE,
   serve: QUICK_SERVE_MODE,
+  middleware: QUICK_MIDDLEWARE_MODE,
 };

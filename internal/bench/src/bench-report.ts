@@ -5,6 +5,7 @@ import type { FixtureSet } from './fixture-set.js';
 import type { FutureNeedReport } from './future-need/report.js';
 import type { GoalAwareSessionResult } from './goal-aware-workload.js';
 import type { MachineDescription } from './machine.js';
+import type { MiddlewareReport } from './middleware/middleware-report.js';
 import type { ServeReport } from './serve/serve-report.js';
 import type { SessionHistoryResult } from './session-history-workload.js';
 import type { SpeedReport } from './speed/speed-report.js';
@@ -49,4 +50,6 @@ export interface BenchReport {
   readonly speed?: SpeedReport | { readonly skipped: string };
   /** The serve section (serve/); absent from reports written before it existed. */
   readonly serve?: ServeReport | { readonly skipped: string };
+  /** The middleware section (middleware/); absent from reports written before it existed. */
+  readonly middleware?: MiddlewareReport | { readonly skipped: string };
 }

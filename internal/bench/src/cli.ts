@@ -8,6 +8,8 @@
  * bench/results/partial.json, partial.md and partial-scaling.svg (docs/ untouched);
  * `--only serve`: only the serve section (`ollm serve` against the fake model server), written to
  * bench/results/partial.json and partial.md (docs/ untouched: record-docs --only serve refreshes it);
+ * `--only middleware`: only the middleware section (the AI SDK's and LangChain's context middlewares
+ * per agent step), written the same way (record-docs --only middleware refreshes its block);
  * `--from bench/results/latest.json`: measure nothing, render that report again (its mode decides
  * where: a full report rewrites docs/), for a change to the renderers.
  */
@@ -15,7 +17,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { BenchReport } from './bench-report.js';
 import { FULL_MODE, QUICK_MODE } from './bench-mode.js';
-import { progress, runBench, runServeOnly, runSpeedOnly, writePartialReport, writeReport } from './run-bench.js';
+import { progress, runBench, runMiddlewareOnly, runServeOnly, runSpeedOnly, writePartialReport, writeReport } from './run-bench.js';
 import { parseOnly } from './speed/parse-only.js';
 
 async function main(): Promise<void> {
@@ -38,7 +40,12 @@ async function main(): Promise<void> {
       process.stderr.write(`bench: ${selection}\n`);
       process.exit(2);
     }
-    const report = selection.section === 'serve' ? await runServeOnly(mode) : await runSpeedOnly(mode, selection.parts, values.fixtures);
+    const report =
+      selection.section === 'serve'
+        ? await runServeOnly(mode)
+        : selection.section === 'middleware'
+          ? await runMiddlewareOnly(mode)
+          : await runSpeedOnly(mode, selection.parts, values.fixtures);
     const files = writePartialReport(report);
     progress(`done in ${report.durationSeconds.toFixed(0)} s: ${Object.values(files).join(', ')}`);
     return;

@@ -41,6 +41,7 @@ const TINY: BenchMode = {
     throughputTurns: 2,
     throughputWarmUpTurns: 1,
   },
+  middleware: { shortSteps: 2, shortRuns: 1, longSteps: 16, longRuns: 1, warmUpSteps: 2 },
 };
 
 const root = mkdtempSync(join(tmpdir(), 'ollm-bench-test-'));
@@ -113,8 +114,11 @@ describe('quick mode on one tiny fixture', () => {
     }
     expect(speed.liveAgent!.cases.map((entry) => [entry.contender, entry.error])).toEqual([
       ['trim', undefined],
+      ['trim (incremental)', undefined],
       ['mask,code-aware,trim', undefined],
+      ['mask,code-aware,trim (incremental)', undefined],
       ['fold', undefined],
+      ['fold (incremental)', undefined],
       ['langchain-cached', undefined],
     ]);
     // Quick mode's process contenders, each in a cold and in a fresh (warmed) process.
@@ -144,6 +148,14 @@ describe('quick mode on one tiny fixture', () => {
     expect(report.serve.long.flatMap((entry) => entry.byAction.map((split) => split.action))).toContain('compacted');
     expect(report.serve.throughput.cases.map((entry) => entry.target)).toEqual(['direct', 'memory', 'files']);
 
+    // The middleware section (its own test covers it in detail): both frameworks, plain and wrapped, the long loop compacted.
+    if (!report.middleware || 'skipped' in report.middleware) throw new Error('middleware was not measured');
+    expect(report.middleware.cases).toHaveLength(8);
+    for (const entry of report.middleware.cases.filter((candidate) => candidate.wrapped && candidate.loopSteps === 16)) {
+      expect(entry.all.steps).toBe(17);
+      expect(entry.byKind.map((split) => split.kind)).toContain('compacted');
+    }
+
     const files = writeReport(report, root);
     expect(files.json).toBe(join(root, 'bench', 'results', 'quick.json'));
     expect(JSON.parse(readFileSync(files.json, 'utf8')).mode).toBe('quick');
@@ -161,6 +173,9 @@ describe('quick mode on one tiny fixture', () => {
     expect(markdown).toMatch(
       /## 8\. ollm serve: added latency and throughput\n\n<!-- recorded: serve -->[\s\S]*\| growing to 16 turns \| openai \| compacted now \|/,
     );
+    expect(markdown).toMatch(
+      /## 9\. Middlewares: overhead per agent step\n\n<!-- recorded: middleware -->[\s\S]*\| AI SDK `generateText` \| 16 steps \| wrapped \| compacted now \|/,
+    );
     expect(readFileSync(files.scalingChart!, 'utf8')).toMatch(/^<svg [^>]*>[\s\S]*<polyline[\s\S]*<\/svg>\n$/);
     expect(files.futureNeedChart).toBe(join(root, 'bench', 'results', 'quick-future-need.svg'));
     expect(readFileSync(files.futureNeedChart!, 'utf8')).toMatch(/^<svg [^>]*>[\s\S]*<polyline[\s\S]*<\/svg>\n$/);
@@ -168,14 +183,17 @@ describe('quick mode on one tiny fixture', () => {
     // Quick mode never touches docs/.
     expect(existsSync(join(root, 'docs'))).toBe(false);
 
-    // A full report without the serve section (rendered again from an older one) keeps the serve block record-docs wrote.
+    // A full report without the serve and middleware sections (rendered again from an older one) keeps the blocks record-docs wrote.
     mkdirSync(join(root, 'docs'));
-    writeFileSync(join(root, 'docs', 'benchmarks.md'), '# Benchmarks\n\n<!-- recorded: serve -->\nrecorded serve figures\n<!-- /recorded -->\n');
-    const { serve: _serve, ...withoutServe } = report;
+    writeFileSync(
+      join(root, 'docs', 'benchmarks.md'),
+      '# Benchmarks\n\n<!-- recorded: serve -->\nrecorded serve figures\n<!-- /recorded -->\n\n<!-- recorded: middleware -->\nrecorded middleware figures\n<!-- /recorded -->\n',
+    );
+    const { serve: _serve, middleware: _middleware, ...withoutServe } = report;
     const full = writeReport({ ...withoutServe, mode: 'full' }, root);
     expect(full.markdown).toBe(join(root, 'docs', 'benchmarks.md'));
-    expect(readFileSync(full.markdown, 'utf8')).toMatch(
-      /## 8\. ollm serve: added latency and throughput\n\n<!-- recorded: serve -->\nrecorded serve figures\n<!-- \/recorded -->/,
-    );
+    const rendered = readFileSync(full.markdown, 'utf8');
+    expect(rendered).toMatch(/## 8\. ollm serve: added latency and throughput\n\n<!-- recorded: serve -->\nrecorded serve figures\n<!-- \/recorded -->/);
+    expect(rendered).toMatch(/## 9\. Middlewares: overhead per agent step\n\n<!-- recorded: middleware -->\nrecorded middleware figures\n<!-- \/recorded -->/);
   });
 });

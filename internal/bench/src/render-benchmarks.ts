@@ -3,6 +3,7 @@ import type { CompactionSummary } from './compaction-summary.js';
 import type { CompactionCase } from './compaction-workload.js';
 import { median } from './measure.js';
 import { futureNeedSection } from './future-need/section.js';
+import { middlewareSection } from './middleware/render-middleware.js';
 import { renderNotes } from './render-notes.js';
 import { serveSection } from './serve/render-serve.js';
 import { renderSpeedSection } from './speed/render-speed.js';
@@ -270,6 +271,7 @@ export function renderBenchmarks(report: BenchReport): string {
     ...renderSpeedSection(6, report.speed),
     ...renderNotes(report),
     ...serveSection(8, report.serve ?? { skipped: 'not measured by this run' }),
+    ...middlewareSection(9, report.middleware ?? { skipped: 'not measured by this run' }),
   ];
   return `${lines.join('\n').trimEnd()}\n`;
 }

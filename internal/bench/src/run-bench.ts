@@ -17,6 +17,8 @@ import { runGoalAwareSession } from './goal-aware-workload.js';
 import { readBlock, replaceBlocks } from './docs/doc-blocks.js';
 import { describeMachine } from './machine.js';
 import { median, timeSync } from './measure.js';
+import { MIDDLEWARE_BLOCK, middlewareSection } from './middleware/render-middleware.js';
+import { runMiddlewareWorkloads } from './middleware/run-middleware.js';
 import { FUTURE_NEED_CHART, renderBenchmarks } from './render-benchmarks.js';
 import { measureSessionHistory } from './session-history-workload.js';
 import { runServeWorkloads } from './serve/run-serve.js';
@@ -94,6 +96,11 @@ async function runServe(mode: BenchMode): Promise<BenchReport['serve']> {
   return runServeWorkloads(mode.serve, progress);
 }
 
+async function runMiddleware(mode: BenchMode): Promise<BenchReport['middleware']> {
+  if (!mode.middleware) return { skipped: `not part of ${mode.name} mode` };
+  return runMiddlewareWorkloads(mode.middleware, progress);
+}
+
 export async function runBench(mode: BenchMode, fixtureFolder?: string): Promise<BenchReport> {
   const started = process.hrtime.bigint();
   const machine = describeMachine();
@@ -150,6 +157,7 @@ export async function runBench(mode: BenchMode, fixtureFolder?: string): Promise
 
   const speed = await runSpeed(mode, conversations, set.folder);
   const serve = await runServe(mode);
+  const middleware = await runMiddleware(mode);
 
   return {
     mode: mode.name,
@@ -177,19 +185,21 @@ export async function runBench(mode: BenchMode, fixtureFolder?: string): Promise
     futureNeed,
     speed,
     serve,
+    middleware,
   };
 }
 
-/** What `--only speed[:PART,…]` or `--only serve` measured: that section alone. */
+/** What `--only speed[:PART,…]`, `--only serve` or `--only middleware` measured: that section alone. */
 export interface PartialBenchReport {
   readonly mode: BenchReport['mode'];
   readonly date: string;
   readonly durationSeconds: number;
   readonly machine: BenchReport['machine'];
-  /** The fixtures the speed section read (the serve section reads none). */
+  /** The fixtures the speed section read (the serve and middleware sections read none). */
   readonly fixtures?: { readonly folder: string; readonly origin: BenchReport['fixtures']['origin'] };
   readonly speed?: BenchReport['speed'];
   readonly serve?: BenchReport['serve'];
+  readonly middleware?: BenchReport['middleware'];
 }
 
 /** Only the speed section (all of it, or the parts named): for working on it without the minutes the rest takes. */
@@ -218,6 +228,15 @@ export async function runServeOnly(mode: BenchMode): Promise<PartialBenchReport>
   return { mode: mode.name, date: new Date().toISOString(), durationSeconds: Number(process.hrtime.bigint() - started) / 1e9, machine, serve };
 }
 
+/** Only the middleware section: the AI SDK's and LangChain's agent loops against the fake model server (no fixtures read). */
+export async function runMiddlewareOnly(mode: BenchMode): Promise<PartialBenchReport> {
+  const started = process.hrtime.bigint();
+  const machine = describeMachine();
+  progress(`${mode.name} mode, middleware only`);
+  const middleware = await runMiddleware(mode);
+  return { mode: mode.name, date: new Date().toISOString(), durationSeconds: Number(process.hrtime.bigint() - started) / 1e9, machine, middleware };
+}
+
 function measuredSpeed(speed: BenchReport['speed']): SpeedReport | undefined {
   return speed !== undefined && !('skipped' in speed) ? speed : undefined;
 }
@@ -242,6 +261,9 @@ export function writePartialReport(report: PartialBenchReport, root = REPOSITORY
   const sections = [
     ...(report.speed !== undefined ? renderSpeedSection(1, report.speed, 'partial-scaling.svg') : []),
     ...(report.serve !== undefined ? serveSection(report.speed !== undefined ? 2 : 1, report.serve) : []),
+    ...(report.middleware !== undefined
+      ? middlewareSection(1 + [report.speed, report.serve].filter((section) => section !== undefined).length, report.middleware)
+      : []),
   ];
   writeFileSync(files.markdown, `${[...header, ...sections].join('\n').trimEnd()}\n`);
   const speed = measuredSpeed(report.speed);
@@ -289,10 +311,14 @@ export function writeReport(report: BenchReport, root = REPOSITORY_ROOT): Writte
       };
   writeFileSync(files.json, `${JSON.stringify(report, rounded, 1)}\n`);
   let markdown = renderBenchmarks(report);
-  // A report without the serve section (`--from` an older one) keeps the figures record-docs last wrote there.
-  if (!quick && report.serve === undefined && existsSync(files.markdown)) {
-    const kept = readBlock(readFileSync(files.markdown, 'utf8'), SERVE_BLOCK);
-    if (kept !== '') markdown = replaceBlocks(markdown, { [SERVE_BLOCK]: kept }, files.markdown);
+  // A report without the serve or middleware section (`--from` an older one) keeps the figures record-docs last wrote there.
+  for (const [section, block] of [
+    [report.serve, SERVE_BLOCK],
+    [report.middleware, MIDDLEWARE_BLOCK],
+  ] as const) {
+    if (quick || section !== undefined || !existsSync(files.markdown)) continue;
+    const kept = readBlock(readFileSync(files.markdown, 'utf8'), block);
+    if (kept !== '') markdown = replaceBlocks(markdown, { [block]: kept }, files.markdown);
   }
   writeFileSync(
     files.markdown,

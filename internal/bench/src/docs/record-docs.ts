@@ -5,16 +5,18 @@
  * `<!-- recorded: NAME -->` and `<!-- /recorded -->`, in docs/cli.md, docs/runtime.md and
  * docs/benchmarks.md (the future-need block, and docs/benchmarks-future-need.svg beside it).
  *
- *   node internal/bench/dist/docs/record-docs.js [--binary PATH] [--before-binary PATH] [--check] [--only benchmarks|serve]
+ *   node internal/bench/dist/docs/record-docs.js [--binary PATH] [--before-binary PATH] [--check] [--only benchmarks|serve|middleware]
  *
  * `--binary`: the `ollm` build to record (default apps/cli/dist/bin.js). `--before-binary`: a build
  * of the version before the window rule, for the "before" rows of docs/runtime.md's table (kept as
  * they are without it). `--check`: write nothing; exit 1 if a doc would change. `--only benchmarks`:
  * only docs/benchmarks.md's future-need block and its chart (a few seconds; no `ollm` build needed).
  * `--only serve`: only docs/benchmarks.md's serve block (`ollm serve`'s added latency and
- * throughput, measured again in full mode: about a minute and a half). Its figures are times, so
- * every recording changes them: the other runs leave the block alone, and `--check` with it only
- * says the block would change.
+ * throughput, measured again in full mode: about a minute and a half). `--only middleware`: only
+ * docs/benchmarks.md's middleware block (the AI SDK's and LangChain's context middlewares per agent
+ * step, measured again in full mode: about a minute). Their figures are times, so every recording
+ * changes them: the other runs leave those blocks alone, and `--check` with one only says the block
+ * would change.
  * The future-need block reads the default fixtures (../shared/fixtures when it is there).
  *
  * Everything runs against the loopback fake model server and the shipped fixtures, in a
@@ -35,6 +37,9 @@ import { FUTURE_NEED_CHART } from '../render-benchmarks.js';
 import { SERVE_BLOCK, serveBlock } from '../serve/render-serve.js';
 import { runServeWorkloads } from '../serve/run-serve.js';
 import { FULL_SERVE_MODE } from '../serve/serve-mode.js';
+import { FULL_MIDDLEWARE_MODE } from '../middleware/middleware-mode.js';
+import { MIDDLEWARE_BLOCK, middlewareBlock } from '../middleware/render-middleware.js';
+import { runMiddlewareWorkloads } from '../middleware/run-middleware.js';
 import { REPOSITORY } from './run-ollm.js';
 
 const { values } = parseArgs({
@@ -45,14 +50,15 @@ const { values } = parseArgs({
     only: { type: 'string' },
   },
 });
-if (values.only !== undefined && values.only !== 'benchmarks' && values.only !== 'serve') {
-  process.stderr.write(`record-docs: --only takes "benchmarks" or "serve", not "${values.only}"\n`);
+if (values.only !== undefined && values.only !== 'benchmarks' && values.only !== 'serve' && values.only !== 'middleware') {
+  process.stderr.write(`record-docs: --only takes "benchmarks", "serve" or "middleware", not "${values.only}"\n`);
   process.exit(2);
 }
 const benchmarksOnly = values.only === 'benchmarks';
 const serveOnly = values.only === 'serve';
+const middlewareOnly = values.only === 'middleware';
 const binary = values.binary;
-if (!benchmarksOnly && !serveOnly && !existsSync(binary)) {
+if (!benchmarksOnly && !serveOnly && !middlewareOnly && !existsSync(binary)) {
   process.stderr.write(`record-docs: ${binary} is not built; run \`pnpm build\` (or \`pnpm run docs\`, which builds first)\n`);
   process.exit(2);
 }
@@ -122,8 +128,18 @@ async function recordServe(): Promise<[string, Record<string, BlockContent>]> {
   return ['docs/benchmarks.md', { [SERVE_BLOCK]: serveBlock(report) }];
 }
 
-const benchmarks = serveOnly ? undefined : await recordBenchmarks();
-const documents = serveOnly ? [await recordServe()] : [...(benchmarksOnly ? [] : await recordCliAndRuntime()), benchmarks!.blocks];
+/** docs/benchmarks.md's middleware block: both frameworks' agent loops against the fake model server, measured now. */
+async function recordMiddleware(): Promise<[string, Record<string, BlockContent>]> {
+  const report = await step('middlewares: overhead per agent step (middleware)', () => runMiddlewareWorkloads(FULL_MIDDLEWARE_MODE, () => {}));
+  return ['docs/benchmarks.md', { [MIDDLEWARE_BLOCK]: middlewareBlock(report) }];
+}
+
+const benchmarks = serveOnly || middlewareOnly ? undefined : await recordBenchmarks();
+const documents = serveOnly
+  ? [await recordServe()]
+  : middlewareOnly
+    ? [await recordMiddleware()]
+    : [...(benchmarksOnly ? [] : await recordCliAndRuntime()), benchmarks!.blocks];
 
 let changed = 0;
 for (const [file, blocks] of documents) {
@@ -142,7 +158,7 @@ for (const [file, blocks] of documents) {
   }
 }
 const chartPath = join(REPOSITORY, 'docs', FUTURE_NEED_CHART);
-// --only serve records no chart.
+// --only serve and --only middleware record no chart.
 const chart = benchmarks?.chart;
 if (chart === undefined || (existsSync(chartPath) ? readFileSync(chartPath, 'utf8') : '') === chart) {
   if (chart !== undefined) process.stderr.write(`record-docs: docs/${FUTURE_NEED_CHART} unchanged\n`);
