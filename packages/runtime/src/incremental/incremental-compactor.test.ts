@@ -82,6 +82,21 @@ describe('IncrementalCompactor', () => {
     expect(recallOutput(recalled)).toBe(recalled.text);
   });
 
+  it('reuses a compaction only for the same sources: the same message objects from another source compact again', async () => {
+    calls = 0;
+    const compactor = new IncrementalCompactor({ stages: [placeholders] });
+    const window = { contextSize: 4096, replyReserve: 512 };
+    const history = conversation(30);
+    const keys = history.map((message) => `source of ${message.id}`);
+    expect((await compactor.fit(history, window, { sourceKeys: keys })).action).toBe('compacted');
+    const next = [...history, { id: 'next', role: 'user' as const, parts: [{ type: 'text' as const, text: 'one more' }] }];
+    expect((await compactor.fit(next, window, { sourceKeys: [...keys, 'next'] })).action).toBe('reused');
+    // A provider option changed on the first message: its source differs, so nothing is reused.
+    const changed = [`${keys[0]} (changed)`, ...keys.slice(1), 'next'];
+    expect((await compactor.fit(next, window, { sourceKeys: changed })).action).toBe('compacted');
+    expect(calls).toBe(2);
+  });
+
   it('compacts one conversation once when the same call comes twice at the same time', async () => {
     calls = 0;
     const compactor = new IncrementalCompactor({ stages: [placeholders] });

@@ -78,6 +78,12 @@ export interface IncrementalFit {
   readonly references: readonly string[];
 }
 
+/** A message's chain key after one previous key, and the source key it was made from. */
+interface ChainKey {
+  readonly key: string;
+  readonly source?: string;
+}
+
 interface Entry {
   readonly covered: number;
   readonly messages: readonly Message[];
@@ -104,7 +110,7 @@ export class IncrementalCompactor {
   readonly #cache = new Map<string, Entry>();
   readonly #running = new Map<string, Promise<Entry>>();
   /** Per message object: the chain key it gets after a given previous key. */
-  readonly #chainKeys = new WeakMap<Message, Map<string, string>>();
+  readonly #chainKeys = new WeakMap<Message, Map<string, ChainKey>>();
   readonly #guard;
 
   constructor(options: IncrementalCompactorOptions) {
@@ -179,22 +185,21 @@ export class IncrementalCompactor {
       .digest('hex');
     return messages.map((message, index) => {
       const source = sourceKeys?.[index];
-      // Messages are immutable values: the same object after the same prefix has the same key, so
-      // a live agent's next call hashes only its new messages (the rest are map lookups).
-      const known = source === undefined ? this.#chainKeys.get(message) : undefined;
+      // Messages are immutable values: the same object after the same prefix (and from the same
+      // source, when one is named) has the same key, so a live agent's next call hashes only its
+      // new messages; the rest are a map lookup (and a string comparison).
+      const known = this.#chainKeys.get(message);
       const cached = known?.get(previous);
-      if (cached !== undefined) return (previous = cached);
+      if (cached !== undefined && cached.source === source) return (previous = cached.key);
       const key = createHash('sha256')
         .update(previous)
         .update('\n')
         .update(source ?? canonicalMessage(message))
         .digest('hex');
-      if (source === undefined) {
-        const keys = known ?? new Map<string, string>();
-        if (keys.size >= CHAIN_KEYS_PER_MESSAGE) keys.clear();
-        keys.set(previous, key);
-        if (!known) this.#chainKeys.set(message, keys);
-      }
+      const keys = known ?? new Map<string, ChainKey>();
+      if (keys.size >= CHAIN_KEYS_PER_MESSAGE) keys.clear();
+      keys.set(previous, { key, ...(source !== undefined ? { source } : {}) });
+      if (!known) this.#chainKeys.set(message, keys);
       return (previous = key);
     });
   }
