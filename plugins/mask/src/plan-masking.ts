@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { RECOVERY_FOLDER, sha256Hex, type TokenCounting, type ToolResultPart } from '@ollm/core';
+import { RECOVERY_FOLDER, sha256Hex, TokenCounter, type TokenCounting, type ToolCallPart, type ToolResultPart } from '@ollm/core';
 import { buildPlaceholder, isPlaceholder } from './build-placeholder.js';
 import { describeCall } from './describe-call.js';
 import type { Observation } from './find-observations.js';
@@ -88,6 +88,38 @@ function planOne(
   tokens: TokenCounting,
   logdir: string | undefined,
 ): Omit<PlannedMask, 'sha256'> & { readonly sha256?: string } {
+  // Parts are immutable values: a live session plans the same old outputs again on every
+  // compaction, so each placeholder is built (and its output hashed) once per part.
+  const owner = countingOwner(tokens);
+  const known = plans.get(result);
+  if (known && known.toolName === observation.toolName && known.call === observation.call && known.logdir === logdir && known.owner === owner) {
+    return { observation, ...known.plan };
+  }
+  const plan = buildPlan(observation, result, tokens, logdir);
+  plans.set(result, { toolName: observation.toolName, call: observation.call, logdir, owner, plan });
+  return { observation, ...plan };
+}
+
+type Plan = Omit<PlannedMask, 'sha256' | 'observation'> & { readonly sha256?: string };
+
+/** The plan of one part, with what it was made for (a different tool, call, logdir or counting makes another). */
+const plans = new WeakMap<
+  ToolResultPart,
+  {
+    readonly toolName: string | undefined;
+    readonly call: ToolCallPart | undefined;
+    readonly logdir: string | undefined;
+    readonly owner: object;
+    readonly plan: Plan;
+  }
+>();
+
+/** What counts made with `tokens` can be shared with: core's counter by its tokenizer, any other only with itself. */
+function countingOwner(tokens: TokenCounting): object {
+  return Object.getPrototypeOf(tokens) === TokenCounter.prototype ? tokens.tokenizer : tokens;
+}
+
+function buildPlan(observation: Observation, result: ToolResultPart, tokens: TokenCounting, logdir: string | undefined): Plan {
   const sha256 = logdir === undefined ? undefined : sha256Hex(result.output);
   // The same path saveRemovedContent writes to, so the placeholder can name it before saving.
   const path = logdir === undefined ? undefined : join(logdir, RECOVERY_FOLDER, `${sha256}.txt`);
@@ -103,5 +135,5 @@ function planOne(
   });
   // Counting the new part itself (not its text) lets the counter reuse the count for the output message.
   const part: ToolResultPart = { ...result, output: placeholder };
-  return { observation, placeholder, part, ...(sha256 !== undefined ? { sha256 } : {}), outputTokens, placeholderTokens: tokens.countPartText(part) };
+  return { placeholder, part, ...(sha256 !== undefined ? { sha256 } : {}), outputTokens, placeholderTokens: tokens.countPartText(part) };
 }

@@ -1,4 +1,5 @@
 import type { TokenCounting } from '@ollm/core';
+import { countingOwner } from './counting-owner.js';
 import { scoreSentence } from './sentence-scoring.js';
 
 /** Fenced code blocks (``` or ~~~), kept verbatim; an unterminated fence runs to the end. */
@@ -56,6 +57,31 @@ function splitUnits(text: string, tokens: TokenCounting): Unit[] {
  * and sentences of one source line stay on one line.
  */
 export function extractKeySentences(text: string, options: ExtractOptions): string {
+  // A pure function of the text, the ratio and the tokenizer: a live session extracts the same
+  // old messages again on every compaction, so each is scored once.
+  const key = `${options.keepRatio}\0${text}`;
+  let known = extractions.get(countingOwner(options.tokens));
+  const cached = known?.entries.get(key);
+  if (cached !== undefined) return cached;
+  const extracted = extract(text, options);
+  if (!known) extractions.set(countingOwner(options.tokens), (known = { entries: new Map(), characters: 0 }));
+  known.entries.set(key, extracted);
+  known.characters += key.length + extracted.length;
+  // Bounded in entries and in characters, the oldest out first.
+  while (known.entries.size > 1 && (known.entries.size > MAX_CACHED_EXTRACTIONS || known.characters > MAX_CACHED_CHARACTERS)) {
+    const [oldestKey, oldest] = known.entries.entries().next().value!;
+    known.entries.delete(oldestKey);
+    known.characters -= oldestKey.length + oldest.length;
+  }
+  return extracted;
+}
+
+/** Extractions made, per counting owner (`countingOwner`), by ratio and text. */
+const extractions = new WeakMap<object, { readonly entries: Map<string, string>; characters: number }>();
+const MAX_CACHED_EXTRACTIONS = 2048;
+const MAX_CACHED_CHARACTERS = 8 * 1024 * 1024;
+
+function extract(text: string, options: ExtractOptions): string {
   const units = splitUnits(text, options.tokens);
   const proseTokens = units.filter((unit) => !unit.code).reduce((sum, unit) => sum + unit.tokens, 0);
   const kept = new Set<Unit>(units.filter((unit) => unit.mustKeep));

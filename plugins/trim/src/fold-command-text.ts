@@ -1,4 +1,5 @@
 import type { TokenCounting } from '@ollm/core';
+import { countingOwner } from './counting-owner.js';
 import { PLACEHOLDER_PREFIX, SHA_PREFIX_LENGTH, shortenLine } from './tool-result-placeholder.js';
 import type { RecordedRemoval } from './trim-workspace.js';
 
@@ -57,8 +58,21 @@ function render(input: FoldCommandTextInput, removedTokens: number): string {
  * written or what ran. Returns the text and its size in tokens (an upper bound by a token or two).
  */
 export function foldCommandText(input: FoldCommandTextInput, textTokens: number): { text: string; tokens: number } {
+  // The same argument folds the same way every time: a live session compacts it again and again.
+  const key = `${input.stored.sha256} ${input.stored.path ?? ''} ${input.label} ${input.lineCharacters} ${textTokens}`;
+  let known = folds.get(countingOwner(input.tokens));
+  const cached = known?.get(key);
+  if (cached) return cached;
   // As in the tool-result placeholder: measure a draft showing the full count (as many digits or
   // more), then show what that draft leaves.
   const draftTokens = input.tokens.countText(render(input, textTokens));
-  return { text: render(input, Math.max(0, textTokens - draftTokens)), tokens: draftTokens };
+  const folded = { text: render(input, Math.max(0, textTokens - draftTokens)), tokens: draftTokens };
+  if (!known) folds.set(countingOwner(input.tokens), (known = new Map()));
+  if (known.size >= MAX_CACHED_FOLDS) known.delete(known.keys().next().value!);
+  known.set(key, folded);
+  return folded;
 }
+
+/** Folds made, per counting owner (`countingOwner`: counts differ between encodings), by what was folded and how. */
+const folds = new WeakMap<object, Map<string, { readonly text: string; readonly tokens: number }>>();
+const MAX_CACHED_FOLDS = 4096;

@@ -19,6 +19,27 @@ export interface BuildCompactionResultOptions {
 }
 
 /**
+ * Results whose `sourceDigest` the host computes on first read (a string by construction): the
+ * validator need not compute it to check its type, so a compaction nobody asks the digest of
+ * never hashes its whole input.
+ */
+export const LAZY_DIGESTS = new WeakSet<object>();
+
+/**
+ * `result` (all its own fields but `sourceDigest`, copied without reading any getter) with a
+ * `sourceDigest` computed by `digest` on first read, then kept.
+ */
+export function withLazyDigest<T extends object>(result: T, digest: () => string): Omit<T, 'sourceDigest'> & { readonly sourceDigest: string } {
+  const descriptors = Object.getOwnPropertyDescriptors(result) as PropertyDescriptorMap;
+  delete descriptors['sourceDigest'];
+  const copy = Object.defineProperties({}, descriptors);
+  let known: string | undefined;
+  Object.defineProperty(copy, 'sourceDigest', { enumerable: true, get: () => (known ??= digest()) });
+  LAZY_DIGESTS.add(copy);
+  return copy as Omit<T, 'sourceDigest'> & { readonly sourceDigest: string };
+}
+
+/**
  * Assembles a `CompactionResult` with digest and stats filled in. The source digest is computed
  * when first read (a v2 provider's host never reads the one its helpers built), then kept.
  */
@@ -39,5 +60,6 @@ export function buildCompactionResult(options: BuildCompactionResultOptions): Co
     },
   };
   Object.defineProperty(result, 'sourceDigest', { enumerable: true, get: () => (digest ??= computeSourceDigest(options.input)) });
+  LAZY_DIGESTS.add(result);
   return result as typeof result & { readonly sourceDigest: string };
 }

@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from '../errors/invalid-argument-error.js';
 import type { CompactionResult, CompactionStats } from '../provider/compaction-result.js';
+import { withLazyDigest } from './build-compaction-result.js';
 
 /** One stage of a compaction that changed the conversation. */
 export interface AppliedStage {
@@ -19,22 +20,25 @@ export function mergeStages(stages: readonly AppliedStage[], { labelLimitations 
   if (stages.length === 1 && !labelLimitations) return { provider: first.provider, result: first.result };
   const sum = (key: keyof CompactionStats) => stages.reduce((total, stage) => total + (stage.result.stats[key] ?? 0), 0);
   const folded = stages.flatMap((stage) => stage.result.folded ?? []);
-  const result: CompactionResult = {
-    messages: last.result.messages,
-    sourceDigest: first.result.sourceDigest,
-    coveredThrough: first.result.coveredThrough,
-    removed: stages.flatMap((stage) => stage.result.removed),
-    stats: {
-      tokensBefore: first.result.stats.tokensBefore,
-      tokensAfter: last.result.stats.tokensAfter,
-      timeMs: sum('timeMs'),
-      modelInputTokens: sum('modelInputTokens'),
-      modelOutputTokens: sum('modelOutputTokens'),
-      modelCalls: sum('modelCalls'),
+  // The first stage's digest, read only if someone reads the merged one (a host does not).
+  const result: CompactionResult = withLazyDigest(
+    {
+      messages: last.result.messages,
+      coveredThrough: first.result.coveredThrough,
+      removed: stages.flatMap((stage) => stage.result.removed),
+      stats: {
+        tokensBefore: first.result.stats.tokensBefore,
+        tokensAfter: last.result.stats.tokensAfter,
+        timeMs: sum('timeMs'),
+        modelInputTokens: sum('modelInputTokens'),
+        modelOutputTokens: sum('modelOutputTokens'),
+        modelCalls: sum('modelCalls'),
+      },
+      limitations: stages.flatMap((stage) => stage.result.limitations.map((text) => (labelLimitations ? `${stage.provider}: ${text}` : text))),
+      warnings: stages.flatMap((stage) => stage.result.warnings ?? []),
+      ...(folded.length > 0 ? { folded } : {}),
     },
-    limitations: stages.flatMap((stage) => stage.result.limitations.map((text) => (labelLimitations ? `${stage.provider}: ${text}` : text))),
-    warnings: stages.flatMap((stage) => stage.result.warnings ?? []),
-    ...(folded.length > 0 ? { folded } : {}),
-  };
+    () => first.result.sourceDigest,
+  );
   return { provider: stages.map((stage) => stage.provider).join(','), result };
 }

@@ -9,6 +9,7 @@ import type { ProviderContext } from '../provider/provider-context.js';
 import type { CompactionWarning } from '../provider/v2/compaction-warning.js';
 import type { ContextProviderV2 } from '../provider/v2/context-provider-v2.js';
 import { mergeStages } from './merge-stages.js';
+import { withLazyDigest } from './build-compaction-result.js';
 import type { ProviderOptions } from './run-provider.js';
 import { runStages } from './run-stages.js';
 import { outputFromResult, v1Arguments } from './v1-arguments.js';
@@ -88,8 +89,8 @@ export async function runPipeline(
     warnings.push({ type: 'limit-not-reached', tokens: tokensAfter, limit: config.limit });
   }
   const modelCalls = result.stats.modelCalls ?? 0;
-  return {
-    ...result,
+  const final = withLazyDigest(result, () => result.sourceDigest);
+  return Object.assign(final, {
     limitations,
     warnings,
     stats: {
@@ -98,5 +99,5 @@ export async function runPipeline(
       timeMs: performance.now() - started,
       ...(modelCalls > 0 ? { modelInputTokens: result.stats.modelInputTokens ?? 0, modelOutputTokens: result.stats.modelOutputTokens ?? 0, modelCalls } : {}),
     },
-  };
+  });
 }
