@@ -21,7 +21,7 @@ export { MODEL_RESPONSE_EXCERPT_LENGTH, ModelResponseError } from './errors/mode
 
 // Tokens
 export type { TokenEncoding, Tokenizer } from './tokens/tokenizer.js';
-export { createTokenizer, encodingForModel, LONG_PRE_TOKEN_CHARACTERS } from './tokens/bpe-tokenizer.js';
+export { createTokenizer, encodingForModel } from './tokens/bpe-tokenizer.js';
 export type { ContentTokenCacheLimits } from './tokens/content-token-cache.js';
 export { ContentTokenCache, DEFAULT_CONTENT_TOKEN_CACHE_LIMITS, sharedContentTokenCache } from './tokens/content-token-cache.js';
 export type { TokenCounterOptions } from './tokens/token-counter.js';

@@ -1,23 +1,26 @@
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type * as Encoding from 'gpt-tokenizer/encoding/o200k_base';
 import type * as SplitPatterns from 'gpt-tokenizer/encodingParams/constants';
 import { ByteRankTable, type RawByteRanks } from './byte-rank-table.js';
 import { mergeBytePairs } from './merge-byte-pairs.js';
-import { preTokenLengthBound } from './pre-token-length-bound.js';
 import type { TokenEncoding, Tokenizer } from './tokenizer.js';
 
-// gpt-tokenizer was chosen over js-tiktoken on measured speed; see docs/decisions/0001-tokenizer.md.
-// The rank tables are megabytes: they load on first use (synchronously, through the package's
-// CommonJS build), so importing @ollm/core — and starting the CLI — stays fast.
+// The ranks and split regexes are gpt-tokenizer's (chosen over js-tiktoken on measured speed; see
+// docs/decisions/0001-tokenizer.md); the encoding loop is core's own. gpt-tokenizer's rank module
+// is 2 MB of JavaScript that takes ~280 ms to compile and turn into maps, so the build writes each
+// table once in core's flat form (`<encoding>.ranks` beside this file, `scripts/write-rank-tables.mjs`)
+// and a process reads it on first use; where it has not been built (tests run from the sources) the
+// table is built from gpt-tokenizer's ranks, the same table either way.
 const require = createRequire(import.meta.url);
-const loaders: Record<TokenEncoding, () => typeof Encoding> = {
-  o200k_base: () => require('gpt-tokenizer/encoding/o200k_base') as typeof Encoding,
-  cl100k_base: () => require('gpt-tokenizer/encoding/cl100k_base') as typeof Encoding,
-};
-// The same modules gpt-tokenizer's encodings load: its rank arrays and its split regexes.
 const rankLoaders: Record<TokenEncoding, () => RawByteRanks> = {
   o200k_base: () => (require('gpt-tokenizer/bpeRanks/o200k_base') as { default: RawByteRanks }).default,
   cl100k_base: () => (require('gpt-tokenizer/bpeRanks/cl100k_base') as { default: RawByteRanks }).default,
+};
+// gpt-tokenizer's own encodings, only to decode special-token ids (which no text encodes to here).
+const encodingLoaders: Record<TokenEncoding, () => typeof Encoding> = {
+  o200k_base: () => require('gpt-tokenizer/encoding/o200k_base') as typeof Encoding,
+  cl100k_base: () => require('gpt-tokenizer/encoding/cl100k_base') as typeof Encoding,
 };
 const splitPatterns = (): typeof SplitPatterns => require('gpt-tokenizer/encodingParams/constants') as typeof SplitPatterns;
 const splitRegexes: Record<TokenEncoding, () => RegExp> = {
@@ -25,101 +28,139 @@ const splitRegexes: Record<TokenEncoding, () => RegExp> = {
   cl100k_base: () => splitPatterns().CL100K_TOKEN_SPLIT_REGEX,
 };
 
-/**
- * Pre-tokens longer than this many characters (UTF-16 code units) are merged by core's
- * `mergeBytePairs` (O(m log m)) instead of gpt-tokenizer's pair scan (O(m²)); both give the same
- * tokens. A text none of whose pre-tokens can be this long goes to gpt-tokenizer whole, as before.
- * Kept above 128, the longest token in bytes, so no such pre-token is itself a token.
- */
-export const LONG_PRE_TOKEN_CHARACTERS = 256;
+/** The file name of `encoding`'s built rank table, beside this module in dist/. */
+export function rankTableFileName(encoding: TokenEncoding): string {
+  return `${encoding}.ranks`;
+}
 
-const WHITESPACE = /\s/;
+/** `encoding`'s table built from gpt-tokenizer's ranks (what the build writes to its file). */
+export function buildRankTable(encoding: TokenEncoding): ByteRankTable {
+  return ByteRankTable.fromRawRanks(rankLoaders[encoding]());
+}
+
+/** The built file when there is one and it reads as a table, otherwise the table built from the ranks. */
+function loadRankTable(encoding: TokenEncoding): ByteRankTable {
+  let data: Uint8Array | undefined;
+  try {
+    data = readFileSync(new URL(`./${rankTableFileName(encoding)}`, import.meta.url));
+  } catch {
+    data = undefined; // not built (run from the sources)
+  }
+  if (data !== undefined) {
+    try {
+      return ByteRankTable.fromBytes(data);
+    } catch {
+      // A damaged file is not used; the ranks give the same table.
+    }
+  }
+  return buildRankTable(encoding);
+}
+
+/** Merged pre-tokens remembered per tokenizer (gpt-tokenizer keeps as many), oldest dropped first. */
+const MERGE_CACHE_ENTRIES = 100_000;
+/** Longer pre-tokens are merged every time (they are rare, and would make the cache large). */
+const MERGE_CACHE_CHARACTERS = 256;
+
 const cache = new Map<TokenEncoding, Tokenizer>();
-// Transcripts can quote special-token strings such as `<|endoftext|>` (a conversation about
-// tokenizers, a log file); gpt-tokenizer throws on them by default. To us they are plain text.
-const plainText = { disallowedSpecial: new Set<string>() };
 
 /** An exact BPE tokenizer for `encoding` (instances are shared; they hold no per-call state). */
 export function createTokenizer(encoding: TokenEncoding = 'o200k_base'): Tokenizer {
   const existing = cache.get(encoding);
   if (existing) return existing;
-  const tokenizer = createBpeTokenizer(encoding, LONG_PRE_TOKEN_CHARACTERS);
+  const tokenizer = createBpeTokenizer(encoding);
   cache.set(encoding, tokenizer);
   return tokenizer;
 }
 
 /**
- * A new (unshared) exact tokenizer whose pre-tokens over `longPreToken` characters go through
- * core's merge (`mergeBytePairs`). `createTokenizer` is this with `LONG_PRE_TOKEN_CHARACTERS`; tests lower the
- * limit to compare the two merges on every pre-token.
+ * A new (unshared) exact tokenizer. It encodes as gpt-tokenizer's `countTokens` / `encode` do with
+ * no special tokens allowed or disallowed (transcripts quote strings such as `<|endoftext|>`; to us
+ * they are plain text): the text is split by the encoding's regex, each pre-token is looked up
+ * whole, and one that is no token is merged by `mergeBytePairs` (O(m log m) where gpt-tokenizer's
+ * pair scan is O(m²), same tokens). The rank table loads on the first count, not on import
+ * (`rankTable`: the built file, or the table built from gpt-tokenizer's ranks).
  */
-export function createBpeTokenizer(encoding: TokenEncoding, longPreToken: number): Tokenizer {
-  const implementation = loaders[encoding]();
+export function createBpeTokenizer(encoding: TokenEncoding, rankTable: () => ByteRankTable = () => loadRankTable(encoding)): Tokenizer {
   let table: ByteRankTable | undefined;
-  const rankTable = (): ByteRankTable => (table ??= new ByteRankTable(rankLoaders[encoding]()));
-  const splitRegex = splitRegexes[encoding]();
+  let splitRegex: RegExp | undefined;
+  const merged = new Map<string, readonly number[]>();
 
-  /**
-   * Walks the text's pre-tokens: runs of ordinary ones go to gpt-tokenizer as one string, each long
-   * one to `mergeBytePairs`. A run split out of the text splits as the text did, with one exception:
-   * the split regexes look ahead only after whitespace (`\s+(?!\S)`, `\s+$`), so where a run ends
-   * in whitespace, a lookahead that failed in the text (on the long pre-token's first character)
-   * can succeed at the run's end and join two pre-tokens. So the run's trailing pre-tokens that end
-   * in whitespace go to gpt-tokenizer one at a time (a single pre-token splits as itself).
-   */
-  const walk = (text: string, ordinary: (run: string) => void, long: (preToken: string) => void): void => {
-    let runStart = 0;
-    const trailing: number[] = [];
-    for (const match of text.matchAll(splitRegex)) {
-      const preToken = match[0];
-      const start = match.index;
-      if (preToken.length <= longPreToken) {
-        if (WHITESPACE.test(preToken[preToken.length - 1]!)) trailing.push(start);
-        else trailing.length = 0;
-        continue;
-      }
-      const safeEnd = trailing[0] ?? start;
-      if (safeEnd > runStart) ordinary(text.slice(runStart, safeEnd));
-      trailing.forEach((from, index) => ordinary(text.slice(from, trailing[index + 1] ?? start)));
-      trailing.length = 0;
-      long(preToken);
-      runStart = start + preToken.length;
+  const merge = (rankTable: ByteRankTable, preToken: string): readonly number[] => {
+    const known = merged.get(preToken);
+    if (known !== undefined) return known;
+    const tokens = mergeBytePairs(preToken, rankTable, false, true);
+    if (preToken.length <= MERGE_CACHE_CHARACTERS) {
+      if (merged.size >= MERGE_CACHE_ENTRIES) merged.delete(merged.keys().next().value!);
+      merged.set(preToken, tokens);
     }
-    // The text's own end is the run's end: nothing to look ahead at in either.
-    if (runStart < text.length) ordinary(runStart === 0 ? text : text.slice(runStart));
+    return tokens;
   };
-  const mayHaveLongPreToken = (text: string): boolean => text.length > longPreToken && preTokenLengthBound(text, longPreToken) > longPreToken;
+
+  const preTokens = (text: string): IterableIterator<RegExpMatchArray> => {
+    table ??= rankTable();
+    splitRegex ??= splitRegexes[encoding]();
+    return text.matchAll(splitRegex);
+  };
 
   return {
     encoding,
-    // encode() would allocate the token array; countTokens avoids it.
     countTokens: (text) => {
       if (text.length === 0) return 0;
-      if (!mayHaveLongPreToken(text)) return implementation.countTokens(text, plainText);
       let total = 0;
-      walk(
-        text,
-        (run) => (total += implementation.countTokens(run, plainText)),
-        (preToken) => (total += mergeBytePairs(preToken, rankTable(), true)),
-      );
+      for (const [preToken] of preTokens(text)) {
+        if (table!.wholeTextRank(preToken) !== undefined) total += 1;
+        else total += merge(table!, preToken).length;
+      }
       return total;
     },
     encode: (text) => {
-      if (!mayHaveLongPreToken(text)) return implementation.encode(text, plainText);
       const tokens: number[] = [];
-      // One push per token: spreading a long array into push() overflows the stack.
-      const append = (more: readonly number[]): void => {
-        for (const token of more) tokens.push(token);
-      };
-      walk(
-        text,
-        (run) => append(implementation.encode(run, plainText)),
-        (preToken) => append(mergeBytePairs(preToken, rankTable(), false)),
-      );
+      if (text.length === 0) return tokens;
+      for (const [preToken] of preTokens(text)) {
+        const whole = table!.wholeTextRank(preToken);
+        if (whole !== undefined) tokens.push(whole);
+        // One push per token: spreading a long array into push() overflows the stack.
+        else for (const token of merge(table!, preToken)) tokens.push(token);
+      }
       return tokens;
     },
-    decode: (tokens) => implementation.decode(tokens as number[]),
+    decode: (tokens) => {
+      table ??= rankTable();
+      return decodeTokens(table, tokens) ?? encodingLoaders[encoding]().decode(tokens as number[]);
+    },
   };
+}
+
+const textDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
+
+/**
+ * gpt-tokenizer's `decodeNative`: a text token is its own text, runs of byte tokens are decoded
+ * together (a character cut short at the end is dropped). Undefined when a token is not in the table
+ * (a special token, or no token at all): gpt-tokenizer then decodes (or throws).
+ */
+function decodeTokens(table: ByteRankTable, tokens: readonly number[]): string | undefined {
+  // One stream per call, as gpt-tokenizer's decoder is after a flush: it drops a byte-order mark
+  // that starts the first run of byte tokens (a text token keeps its own, as there).
+  const bytes = new TextDecoder('utf-8');
+  let decoded = '';
+  let pending: number[] = [];
+  const flush = (): void => {
+    if (pending.length === 0) return;
+    decoded += bytes.decode(Uint8Array.from(pending), { stream: true });
+    pending = [];
+  };
+  for (const token of tokens) {
+    const entry = table.tokenBytes(token);
+    if (entry === undefined) return undefined;
+    if (entry.text) {
+      flush();
+      decoded += textDecoder.decode(entry.bytes);
+    } else {
+      for (const byte of entry.bytes) pending.push(byte);
+    }
+  }
+  flush();
+  return decoded;
 }
 
 /**

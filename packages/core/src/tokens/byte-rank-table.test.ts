@@ -1,16 +1,16 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { ByteRankTable, byteString, isValidUtf8, type RawByteRanks } from './byte-rank-table.js';
+import { ByteRankTable, isValidUtf8, type RawByteRanks } from './byte-rank-table.js';
 
 const require = createRequire(import.meta.url);
-const o200k = new ByteRankTable((require('gpt-tokenizer/bpeRanks/o200k_base') as { default: RawByteRanks }).default);
+const o200kRanks = (require('gpt-tokenizer/bpeRanks/o200k_base') as { default: RawByteRanks }).default;
+const o200k = ByteRankTable.fromRawRanks(o200kRanks);
 const encoder = new TextEncoder();
 
 function rankOf(bytes: readonly number[]): number | undefined {
   const array = Uint8Array.from(bytes);
   return o200k.rank(
     array,
-    byteString(array),
     0,
     array.length,
     array.every((byte) => byte < 0x80),
@@ -36,11 +36,11 @@ describe('ByteRankTable', () => {
   });
 
   it('takes a pre-token whole only when it is well-formed text', () => {
-    expect(o200k.wholeTextRank('hello', 'hello')).toBe(24912);
-    const replacement = byteString(encoder.encode('\uFFFD'));
-    expect(o200k.wholeTextRank('\uFFFD', replacement)).toBeDefined();
+    expect(o200k.wholeTextRank('hello')).toBe(24912);
+    expect(o200k.wholeTextRank('\uFFFD')).toBeDefined();
     // A lone surrogate encodes as U+FFFD's bytes, but it is not U+FFFD.
-    expect(o200k.wholeTextRank('\uD800', replacement)).toBeUndefined();
+    expect(o200k.wholeTextRank('\uD800')).toBeUndefined();
+    expect(o200k.wholeTextRank('日本')).toBe(rankOf([...encoder.encode('日本')]));
   });
 
   it('tests UTF-8 as gpt-tokenizer does', () => {
@@ -50,5 +50,39 @@ describe('ByteRankTable', () => {
     expect(valid([0xed, 0xa0, 0x80])).toBe(false); // a surrogate
     expect(valid([0xf4, 0x90, 0x80, 0x80])).toBe(false); // above U+10FFFF
     expect(valid([0xe6, 0x97])).toBe(false); // cut short
+  });
+
+  it('finds every token of the ranks at its rank, and decodes each to its bytes', () => {
+    let checked = 0;
+    o200kRanks.forEach((token, rank) => {
+      if (token === undefined) return;
+      const bytes = typeof token === 'string' ? encoder.encode(token) : Uint8Array.from(token);
+      if (!Buffer.from(o200k.tokenBytes(rank)!.bytes).equals(bytes)) expect.fail(`token ${rank} holds other bytes`);
+      expect(o200k.tokenBytes(rank)?.text).toBe(typeof token === 'string');
+      if (typeof token === 'string' && !token.startsWith('\uFEFF')) {
+        if (o200k.wholeTextRank(token) !== rank) expect.fail(`text token ${rank} ${JSON.stringify(token)} found as ${o200k.wholeTextRank(token)}`);
+        checked += 1;
+      }
+    });
+    expect(checked).toBeGreaterThan(190_000);
+    expect(o200k.tokenBytes(o200k.size)).toBeUndefined();
+    expect(o200k.tokenBytes(-1)).toBeUndefined();
+  });
+
+  it('reads back from its bytes as the same table, and refuses a damaged buffer', () => {
+    const bytes = o200k.bytes();
+    const copy = ByteRankTable.fromBytes(bytes);
+    expect(Buffer.from(copy.bytes()).equals(bytes)).toBe(true);
+    expect(copy.wholeTextRank('hello')).toBe(24912);
+    expect(copy.longestToken).toBe(128);
+    // An unaligned copy reads too (a file's buffer can start anywhere).
+    const unaligned = new Uint8Array(bytes.length + 1);
+    unaligned.set(bytes, 1);
+    expect(ByteRankTable.fromBytes(unaligned.subarray(1)).wholeTextRank(' world')).toBe(o200k.wholeTextRank(' world'));
+    expect(() => ByteRankTable.fromBytes(bytes.subarray(0, bytes.length - 1))).toThrow(/damaged/);
+    const wrongMagic = bytes.slice();
+    wrongMagic[0] = 0;
+    expect(() => ByteRankTable.fromBytes(wrongMagic)).toThrow(/magic/);
+    expect(() => ByteRankTable.fromBytes(new Uint8Array(4))).toThrow(/too short/);
   });
 });

@@ -5,6 +5,24 @@ const BYTE_ORDER_MARK = [0xef, 0xbb, 0xbf] as const;
 const UNKNOWN = -2;
 const NONE = -1;
 
+/** What a rank is, in `kinds`. */
+const HOLE = 0;
+/** A text token: found by its UTF-8. */
+const TEXT = 1 as const;
+/** A byte token that is not valid UTF-8: found by its bytes. */
+const BYTES = 2 as const;
+/** A byte token that is valid UTF-8: gpt-tokenizer never looks it up, but it decodes as bytes. */
+const UNREACHABLE_BYTES = 3;
+
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+const SEEDS: Readonly<Record<typeof TEXT | typeof BYTES, number>> = { [TEXT]: FNV_OFFSET, [BYTES]: FNV_OFFSET ^ 0x5bd1e995 };
+
+/** The serialized form's header: magic, version, rank count, slot count, blob bytes, longest token. */
+const MAGIC = 0x424d4c4f; // "OLMB", little-endian
+const VERSION = 1;
+const HEADER_WORDS = 8;
+
 /** `bytes` as a string of one character per byte (0-255): a compact, hashable key. */
 export function byteString(bytes: Uint8Array, start = 0, end = bytes.length): string {
   const chunk = 8192;
@@ -58,18 +76,46 @@ export function isValidUtf8(bytes: Uint8Array, start: number, end: number): bool
 
 const encoder = new TextEncoder();
 
-/** The byte string of `text`'s UTF-8 (`unescape(encodeURIComponent())` is the fast native way; it throws on a lone surrogate). */
-function utf8ByteString(text: string): string {
-  try {
-    return unescape(encodeURIComponent(text));
-  } catch {
-    return byteString(encoder.encode(text));
-  }
+function hashBytes(seed: number, bytes: Uint8Array, start: number, end: number): number {
+  let hash = seed;
+  for (let index = start; index < end; index++) hash = Math.imul(hash ^ bytes[index]!, FNV_PRIME);
+  return hash;
 }
 
-function isAscii(text: string): boolean {
-  for (let index = 0; index < text.length; index++) if (text.charCodeAt(index) > 0x7f) return false;
-  return true;
+/** The sections of the table, views over one buffer (4-byte aligned). */
+interface Layout {
+  readonly buffer: ArrayBuffer;
+  readonly longestToken: number;
+  /** Byte offsets into `blob` of each rank's bytes; rank r is `blob[offsets[r], offsets[r + 1])`. */
+  readonly offsets: Uint32Array;
+  /** Open addressing, linear probing: a rank, or -1 for an empty slot. */
+  readonly slots: Int32Array;
+  readonly kinds: Uint8Array;
+  readonly blob: Uint8Array;
+}
+
+const align4 = (bytes: number): number => (bytes + 3) & ~3;
+
+function allocate(rankCount: number, slotCount: number, blobLength: number, longestToken: number, from?: Uint8Array): Layout {
+  const offsetsStart = HEADER_WORDS * 4;
+  const slotsStart = offsetsStart + (rankCount + 1) * 4;
+  const kindsStart = slotsStart + slotCount * 4;
+  const blobStart = kindsStart + align4(rankCount);
+  const size = blobStart + blobLength;
+  let buffer: ArrayBuffer;
+  if (from === undefined) buffer = new ArrayBuffer(size);
+  else if (from.byteOffset % 4 === 0 && from.buffer instanceof ArrayBuffer) buffer = from.buffer;
+  else buffer = from.slice().buffer;
+  const base = from !== undefined && buffer === from.buffer ? from.byteOffset : 0;
+  if (from === undefined) new Uint32Array(buffer, 0, HEADER_WORDS).set([MAGIC, VERSION, rankCount, slotCount, blobLength, longestToken]);
+  return {
+    buffer,
+    longestToken,
+    offsets: new Uint32Array(buffer, base + offsetsStart, rankCount + 1),
+    slots: new Int32Array(buffer, base + slotsStart, slotCount),
+    kinds: new Uint8Array(buffer, base + kindsStart, rankCount),
+    blob: new Uint8Array(buffer, base + blobStart, blobLength),
+  };
 }
 
 /**
@@ -79,50 +125,165 @@ function isAscii(text: string): boolean {
  *   looked up among the text tokens;
  * - any other sequence is looked up among the byte tokens.
  * (So the nine o200k tokens that start with a byte-order mark are never produced; neither are they
- * by gpt-tokenizer.) Keys are byte strings (`byteString`), so a lookup costs one short slice.
+ * by gpt-tokenizer.)
+ *
+ * The table is one flat buffer: every token's bytes, and a hash table (FNV-1a, linear probing)
+ * over them. So it is built once from gpt-tokenizer's ranks (`fromRawRanks`), written to a file
+ * (`bytes`) and read back (`fromBytes`) with no work: loading is reading the file.
  */
 export class ByteRankTable {
   /** The longest token, in bytes: a longer sequence has no rank. */
   readonly longestToken: number;
-  private readonly textRanks = new Map<string, number>();
-  private readonly byteRanks = new Map<string, number>();
+  private readonly layout: Layout;
+  private readonly mask: number;
   private readonly pairRanks = new Int32Array(0x10000).fill(UNKNOWN);
+  private scratch = new Uint8Array(256);
 
-  constructor(ranks: RawByteRanks) {
+  private constructor(layout: Layout) {
+    this.layout = layout;
+    this.longestToken = layout.longestToken;
+    this.mask = layout.slots.length - 1;
+  }
+
+  /** Builds the table from gpt-tokenizer's rank array (holes skipped and a later duplicate winning, as there). */
+  static fromRawRanks(ranks: RawByteRanks): ByteRankTable {
+    const keys: (Uint8Array | undefined)[] = new Array(ranks.length);
+    const kinds = new Uint8Array(ranks.length);
+    let blobLength = 0;
     let longest = 0;
-    // forEach skips holes, as gpt-tokenizer's constructor does; a later duplicate wins, as there.
+    let entries = 0;
     ranks.forEach((token, rank) => {
       if (token === undefined) return;
-      if (typeof token === 'string') {
-        // Most tokens are ASCII, and then the text is its own byte string.
-        const key = isAscii(token) ? token : utf8ByteString(token);
-        this.textRanks.set(key, rank);
-        longest = Math.max(longest, key.length);
+      const bytes = typeof token === 'string' ? encoder.encode(token) : Uint8Array.from(token);
+      keys[rank] = bytes;
+      kinds[rank] = typeof token === 'string' ? TEXT : isValidUtf8(bytes, 0, bytes.length) ? UNREACHABLE_BYTES : BYTES;
+      blobLength += bytes.length;
+      longest = Math.max(longest, bytes.length);
+      entries += 1;
+    });
+    let slotCount = 1024;
+    while (slotCount < entries * 2.5) slotCount *= 2;
+    const layout = allocate(ranks.length, slotCount, blobLength, longest);
+    layout.slots.fill(NONE);
+    layout.kinds.set(kinds);
+    let offset = 0;
+    for (let rank = 0; rank < ranks.length; rank++) {
+      layout.offsets[rank] = offset;
+      const bytes = keys[rank];
+      if (bytes === undefined) continue;
+      layout.blob.set(bytes, offset);
+      offset += bytes.length;
+    }
+    layout.offsets[ranks.length] = offset;
+    const table = new ByteRankTable(layout);
+    for (let rank = 0; rank < ranks.length; rank++) {
+      const kind = kinds[rank]!;
+      if (kind === TEXT || kind === BYTES) table.insert(kind, rank);
+    }
+    return table;
+  }
+
+  /**
+   * Reads a table `bytes` gave. Throws when the buffer is not one (wrong magic, version or size),
+   * so a damaged file is never used.
+   */
+  static fromBytes(data: Uint8Array): ByteRankTable {
+    if (data.byteLength < HEADER_WORDS * 4) throw new Error('not an ollm rank table: too short');
+    const header = new DataView(data.buffer, data.byteOffset, HEADER_WORDS * 4);
+    const word = (index: number): number => header.getUint32(index * 4, true);
+    if (word(0) !== MAGIC) throw new Error('not an ollm rank table: wrong magic number');
+    if (word(1) !== VERSION) throw new Error(`ollm rank table version ${word(1)}, expected ${VERSION}`);
+    const [rankCount, slotCount, blobLength, longest] = [word(2), word(3), word(4), word(5)];
+    const expected = HEADER_WORDS * 4 + (rankCount + 1) * 4 + slotCount * 4 + align4(rankCount) + blobLength;
+    if (data.byteLength !== expected || (slotCount & (slotCount - 1)) !== 0 || slotCount === 0) {
+      throw new Error(`ollm rank table damaged: ${data.byteLength} bytes, expected ${expected}`);
+    }
+    const layout = allocate(rankCount, slotCount, blobLength, longest, data);
+    if (layout.offsets[rankCount] !== blobLength) throw new Error('ollm rank table damaged: offsets do not end at the blob');
+    return new ByteRankTable(layout);
+  }
+
+  /** The table as one buffer, for `fromBytes`. */
+  bytes(): Uint8Array {
+    const { offsets, blob } = this.layout;
+    return new Uint8Array(this.layout.buffer, offsets.byteOffset - HEADER_WORDS * 4, blob.byteOffset + blob.length - offsets.byteOffset + HEADER_WORDS * 4);
+  }
+
+  /** How many ranks (holes included) the table spans. */
+  get size(): number {
+    return this.layout.kinds.length;
+  }
+
+  private insert(kind: typeof TEXT | typeof BYTES, rank: number): void {
+    const { offsets, slots, kinds, blob } = this.layout;
+    const start = offsets[rank]!;
+    const end = offsets[rank + 1]!;
+    for (let slot = hashBytes(SEEDS[kind], blob, start, end) & this.mask; ; slot = (slot + 1) & this.mask) {
+      const held = slots[slot]!;
+      if (held === NONE || (kinds[held] === kind && this.equalsRank(held, blob, start, end))) {
+        slots[slot] = rank;
         return;
       }
-      const bytes = Uint8Array.from(token);
-      longest = Math.max(longest, bytes.length);
-      // A byte token that is valid UTF-8 is never looked up as bytes by gpt-tokenizer.
-      if (!isValidUtf8(bytes, 0, bytes.length)) this.byteRanks.set(byteString(bytes), rank);
-    });
-    this.longestToken = longest;
+    }
+  }
+
+  private equalsRank(rank: number, bytes: Uint8Array, start: number, end: number): boolean {
+    const { offsets, blob } = this.layout;
+    const from = offsets[rank]!;
+    if (offsets[rank + 1]! - from !== end - start) return false;
+    for (let index = 0; index < end - start; index++) if (blob[from + index] !== bytes[start + index]) return false;
+    return true;
+  }
+
+  /** The rank of `kind` whose bytes are `bytes[start, end)`, or undefined. */
+  private find(kind: typeof TEXT | typeof BYTES, bytes: Uint8Array, start: number, end: number): number | undefined {
+    const { slots, kinds } = this.layout;
+    for (let slot = hashBytes(SEEDS[kind], bytes, start, end) & this.mask; ; slot = (slot + 1) & this.mask) {
+      const rank = slots[slot]!;
+      if (rank === NONE) return undefined;
+      if (kinds[rank] === kind && this.equalsRank(rank, bytes, start, end)) return rank;
+    }
+  }
+
+  /** The text token whose bytes are the ASCII `text`'s characters (the caller checked they are ASCII). */
+  private findAscii(text: string): number | undefined {
+    const { slots, kinds, offsets, blob } = this.layout;
+    const length = text.length;
+    let hash = SEEDS[TEXT];
+    for (let index = 0; index < length; index++) hash = Math.imul(hash ^ text.charCodeAt(index), FNV_PRIME);
+    for (let slot = hash & this.mask; ; slot = (slot + 1) & this.mask) {
+      const rank = slots[slot]!;
+      if (rank === NONE) return undefined;
+      if (kinds[rank] !== TEXT) continue;
+      const from = offsets[rank]!;
+      if (offsets[rank + 1]! - from !== length) continue;
+      let index = 0;
+      while (index < length && blob[from + index] === text.charCodeAt(index)) index++;
+      if (index === length) return rank;
+    }
   }
 
   /**
    * The rank of `text` as a whole, as gpt-tokenizer checks a pre-token before merging it (a text
-   * with a lone surrogate is no token there; its UTF-8 would be U+FFFD's). `key` is the byte string
-   * of its UTF-8.
+   * with a lone surrogate is no token there; its UTF-8 would be U+FFFD's).
    */
-  wholeTextRank(text: string, key: string): number | undefined {
-    if (key.length > this.longestToken) return undefined;
-    for (let index = 0; index < text.length; index++) {
+  wholeTextRank(text: string): number | undefined {
+    const length = text.length;
+    let ascii = true;
+    for (let index = 0; index < length; index++) {
       const unit = text.charCodeAt(index);
+      if (unit < 0x80) continue;
+      ascii = false;
       if (unit < 0xd800 || unit > 0xdfff) continue;
       const following = text.charCodeAt(index + 1);
       if (unit > 0xdbff || !(following >= 0xdc00 && following <= 0xdfff)) return undefined;
       index += 1;
     }
-    return this.textRanks.get(key);
+    if (ascii) return length > this.longestToken ? undefined : this.findAscii(text);
+    if (length > this.longestToken) return undefined; // at least one byte per UTF-16 unit
+    if (this.scratch.length < length * 3) this.scratch = new Uint8Array(length * 3);
+    const { written } = encoder.encodeInto(text, this.scratch);
+    return written > this.longestToken ? undefined : this.find(TEXT, this.scratch, 0, written);
   }
 
   /** The rank of the two bytes `first`, `second` (cached: every merge starts with these). */
@@ -130,25 +291,31 @@ export class ByteRankTable {
     const index = (first << 8) | second;
     let rank = this.pairRanks[index]!;
     if (rank === UNKNOWN) {
-      const bytes = Uint8Array.of(first, second);
-      rank = this.rank(bytes, byteString(bytes), 0, 2, first < 0x80 && second < 0x80) ?? NONE;
+      rank = this.rank(Uint8Array.of(first, second), 0, 2, first < 0x80 && second < 0x80) ?? NONE;
       this.pairRanks[index] = rank;
     }
     return rank === NONE ? undefined : rank;
   }
 
-  /**
-   * The rank of `bytes[start, end)`, or undefined when it is not a token. `key` is
-   * `byteString(bytes)`; `ascii` says every byte is below 0x80 (then the test for UTF-8 is skipped).
-   */
-  rank(bytes: Uint8Array, key: string, start: number, end: number, ascii: boolean): number | undefined {
+  /** The rank of `bytes[start, end)`, or undefined when it is not a token; `ascii` says every byte is below 0x80 (then the test for UTF-8 is skipped). */
+  rank(bytes: Uint8Array, start: number, end: number, ascii: boolean): number | undefined {
     if (end - start > this.longestToken) return undefined;
-    if (ascii) return this.textRanks.get(key.slice(start, end));
-    if (!isValidUtf8(bytes, start, end)) return this.byteRanks.get(key.slice(start, end));
+    if (ascii) return this.find(TEXT, bytes, start, end);
+    if (!isValidUtf8(bytes, start, end)) return this.find(BYTES, bytes, start, end);
     const textStart =
       end - start >= 3 && bytes[start] === BYTE_ORDER_MARK[0] && bytes[start + 1] === BYTE_ORDER_MARK[1] && bytes[start + 2] === BYTE_ORDER_MARK[2]
         ? start + 3
         : start;
-    return this.textRanks.get(key.slice(textStart, end));
+    return this.find(TEXT, bytes, textStart, end);
+  }
+
+  /**
+   * The bytes of `rank` and whether it is a text token (decoded as its own text) or a byte token;
+   * undefined for a rank the table does not hold (a hole, a special token, out of range).
+   */
+  tokenBytes(rank: number): { readonly bytes: Uint8Array; readonly text: boolean } | undefined {
+    const { kinds, offsets, blob } = this.layout;
+    if (!Number.isInteger(rank) || rank < 0 || rank >= kinds.length || kinds[rank] === HOLE) return undefined;
+    return { bytes: blob.subarray(offsets[rank]!, offsets[rank + 1]!), text: kinds[rank] === TEXT };
   }
 }

@@ -1,4 +1,4 @@
-import { byteString, type ByteRankTable } from './byte-rank-table.js';
+import type { ByteRankTable } from './byte-rank-table.js';
 import { PairQueue } from './pair-queue.js';
 
 const NO_RANK = 0x7fffffff;
@@ -19,20 +19,20 @@ const encoder = new TextEncoder();
  *
  * Returns the token ids (ranks) of the parts, left to right, or only their number with `countOnly`.
  */
-export function mergeBytePairs(text: string, table: ByteRankTable, countOnly: true): number;
-export function mergeBytePairs(text: string, table: ByteRankTable, countOnly: false): number[];
-export function mergeBytePairs(text: string, table: ByteRankTable, countOnly: boolean): number | number[] {
+export function mergeBytePairs(text: string, table: ByteRankTable, countOnly: true, lookedUp?: boolean): number;
+export function mergeBytePairs(text: string, table: ByteRankTable, countOnly: false, lookedUp?: boolean): number[];
+/** `lookedUp`: the caller already found that `text` is no token as a whole (`wholeTextRank`). */
+export function mergeBytePairs(text: string, table: ByteRankTable, countOnly: boolean, lookedUp = false): number | number[] {
   const bytes = encoder.encode(text);
   const size = bytes.length;
   if (size === 0) return countOnly ? 0 : [];
-  // One byte per character: then the text is its own byte string.
+  // One byte per character: every byte is below 0x80.
   const ascii = size === text.length;
-  const key = ascii ? text : byteString(bytes);
   // gpt-tokenizer looks a pre-token up whole before merging it.
-  const whole = table.wholeTextRank(text, key);
+  const whole = lookedUp ? undefined : table.wholeTextRank(text);
   if (whole !== undefined) return countOnly ? 1 : [whole];
   const pairRank = (start: number, end: number): number =>
-    (end - start === 2 ? table.pairRank(bytes[start]!, bytes[start + 1]!) : table.rank(bytes, key, start, end, ascii)) ?? NO_RANK;
+    (end - start === 2 ? table.pairRank(bytes[start]!, bytes[start + 1]!) : table.rank(bytes, start, end, ascii)) ?? NO_RANK;
 
   // Parts are named by their first byte; `next` / `previous` link them (size = past the end, -1 = none).
   const next = new Int32Array(size);
@@ -76,7 +76,7 @@ export function mergeBytePairs(text: string, table: ByteRankTable, countOnly: bo
   if (countOnly) return parts;
   const tokens: number[] = [];
   for (let part = 0; part < size; part = next[part]!) {
-    const token = table.rank(bytes, key, part, next[part]!, ascii);
+    const token = table.rank(bytes, part, next[part]!, ascii);
     // Unreachable: single bytes are tokens and every merge made a token.
     if (token === undefined) throw new Error(`byte-pair merge left a part that is not a token (bytes ${part}-${next[part]!})`);
     tokens.push(token);
