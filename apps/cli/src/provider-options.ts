@@ -1,5 +1,4 @@
 import { InvalidArgumentError, type ProviderOptions } from '@ollm/core';
-import type { ProviderRegistry } from '@ollm/runtime';
 
 /** Commander's collector for a repeatable `--provider-option`: every occurrence, in order. */
 export function collectProviderOption(value: string, previous: readonly string[] = []): string[] {
@@ -37,11 +36,11 @@ function parseValue(text: string): unknown {
 }
 
 /**
- * The names in `providerOptions` no loaded provider has (a typo, or a plugin not installed or
+ * The names in `providerOptions` no provider on offer has (a typo, or a plugin not installed or
  * off with `--no-plugins`): their options reach nothing, which the CLI says as a warning.
  */
-export function unusedProviderOptions(options: ProviderOptions, registry: ProviderRegistry): string[] {
+export function unusedProviderOptions(options: ProviderOptions, available: ReadonlySet<string>): string[] {
   return Object.keys(options)
-    .filter((name) => !registry.has(name))
+    .filter((name) => !available.has(name))
     .map((name) => `providerOptions.${name}: no provider "${name}" is loaded, so its options are not used`);
 }

@@ -49,7 +49,7 @@ export async function runChat(options: RunChatOptions): Promise<void> {
   const { config } = settings.loaded;
   // Before anything else is printed: an unreachable model is exactly one line.
   const connected = await connectModel(io, config, settings.contextSize);
-  const { registry } = await loadProviders({ io, usePlugins: options.usePlugins, ...(options.registry ? { registry: options.registry } : {}) });
+  const { registry, available } = await loadProviders({ io, usePlugins: options.usePlugins, ...(options.registry ? { registry: options.registry } : {}) });
 
   // Safe mode loads no provider: the chat still runs, kept inside the window by core's window guard.
   const provider = options.usePlugins || registry.has(config.provider) ? registry.get(config.provider).name : 'none';
@@ -127,7 +127,7 @@ export async function runChat(options: RunChatOptions): Promise<void> {
       `took over session ${sessionId} from ${lock.tookOverLiveLock ? 'a running' : 'an ended'} ollm${lock.previousPid !== undefined ? ` (pid ${lock.previousPid})` : ''}`,
     );
   }
-  for (const warning of [...settings.loaded.warnings, ...unusedProviderOptions(config.providerOptions, registry)]) session.warn(`warning: ${warning}`);
+  for (const warning of [...settings.loaded.warnings, ...unusedProviderOptions(config.providerOptions, available)]) session.warn(`warning: ${warning}`);
   if (resumed) {
     session.print(`Resumed: ${resumed}.`);
     session.print(session.statusLine());

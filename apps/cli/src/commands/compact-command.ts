@@ -13,7 +13,6 @@ import { outWriteError } from '../compact/out-write-error.js';
 import { displayPath, oneLine } from '../exit-codes.js';
 import { colorsFor } from '../output/colors.js';
 import { startSpinner } from '../output/progress-spinner.js';
-import { createLanguageModel } from '../model/create-language-model.js';
 import { modelApiFromFlags } from '../model/model-api-from-flags.js';
 import { resolveModelSettings } from '../model/resolve-model-settings.js';
 import { checkServerUrl, parseTimeoutSeconds } from '../model/server-url.js';
@@ -168,16 +167,18 @@ Examples:
       if (options.baseUrl !== undefined) checkServerUrl('base-url', options.baseUrl);
       const transcript = await readInputTranscript(io, file, options.format, { standardInput: true });
       const conversations = selectConversations(transcript, options.conversation);
-      const { registry } = await loadProviders({
+      const { registry, available } = await loadProviders({
         io,
         usePlugins: globalOptions(command).plugins,
+        provider: options.provider,
         ...(context.registry ? { registry: context.registry } : {}),
       });
       const provider = registry.get(options.provider);
-      for (const warning of unusedProviderOptions(config.providerOptions, registry)) io.stderr.write(`ollm: ${colorsFor(io).yellow('warning:')} ${warning}\n`);
+      for (const warning of unusedProviderOptions(config.providerOptions, available)) io.stderr.write(`ollm: ${colorsFor(io).yellow('warning:')} ${warning}\n`);
       const logdir = resolveLogdir(io, options.logdir);
+      // The model clients (the openai and ollama packages) load only when a model is asked for.
       const model = options.model
-        ? createLanguageModel(
+        ? (await import('../model/create-language-model.js')).createLanguageModel(
             resolveModelSettings(
               {
                 api,

@@ -84,9 +84,14 @@ Examples:
       const window = options.window !== undefined ? wholeNumber('window', options.window, 256, 100_000_000) : undefined;
       const replyReserve = options.replyReserve !== undefined ? wholeNumber('reply-reserve', options.replyReserve, 16, 100_000_000) : undefined;
       const timeoutSeconds = options.timeout !== undefined ? parseTimeoutSeconds(options.timeout) : config.timeout;
-      const { registry } = await loadProviders({ io, usePlugins: globalOptions(command).plugins, ...(context.registry ? { registry: context.registry } : {}) });
+      const { registry, available } = await loadProviders({
+        io,
+        usePlugins: globalOptions(command).plugins,
+        provider: options.pipeline ?? 'fold',
+        ...(context.registry ? { registry: context.registry } : {}),
+      });
       const provider = registry.get(options.pipeline ?? 'fold');
-      for (const warning of unusedProviderOptions(config.providerOptions, registry)) io.stderr.write(`ollm: ${colorsFor(io).yellow('warning:')} ${warning}\n`);
+      for (const warning of unusedProviderOptions(config.providerOptions, available)) io.stderr.write(`ollm: ${colorsFor(io).yellow('warning:')} ${warning}\n`);
       const stages = isPipelineProvider(provider) ? provider.stages : [provider];
       const timeoutMs = timeoutSeconds !== undefined ? Math.round(timeoutSeconds * 1000) : undefined;
       if (options.summaryUpstream !== undefined && options.summaryModel === undefined) {

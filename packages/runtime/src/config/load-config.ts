@@ -39,11 +39,16 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
   const home = ollmHome(env);
   // Loaded on demand: commands that need no config should not pay for cosmiconfig's loaders.
   const { cosmiconfig } = await import('cosmiconfig');
-  // zod too: importing @ollm/core must stay cheap for commands that never read config.
-  const { ollmConfigSchema } = await import('./config-schema.js');
   const warnings: string[] = [];
+  // zod (the schema) loads only when there is something to validate: a file, a variable or a flag.
+  // Importing it costs ~70 ms, most of a short command's start when no config is written anywhere.
+  let schema: z.ZodType<OllmConfigInput> | undefined;
   // Validated as written (an error names the key the file uses), then with `compression` read as `compaction`.
-  const validate = (value: unknown, file: string) => withCompactionSection(validateWith(ollmConfigSchema, value, file), file, warnings);
+  const validate = async (value: unknown, file: string): Promise<OllmConfigInput> => {
+    if (isEmptyLayer(value)) return {};
+    schema ??= (await import('./config-schema.js')).ollmConfigSchema;
+    return withCompactionSection(validateWith(schema, value, file), file, warnings);
+  };
   const explorer = cosmiconfig('ollm', { cache: false });
   const sources: Record<string, string> = {};
   const files: string[] = [];
@@ -59,14 +64,14 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
     if (!existsSync(path)) continue;
     const loaded = await explorer.load(path);
     if (loaded && !loaded.isEmpty) {
-      layer(validate(loaded.config, path), path);
+      layer(await validate(loaded.config, path), path);
       files.push(path);
     }
     break;
   }
   const project = await explorer.search(options.cwd ?? process.cwd());
   if (project && !project.isEmpty && !files.includes(project.filepath)) {
-    layer(validate(project.config, project.filepath), project.filepath);
+    layer(await validate(project.config, project.filepath), project.filepath);
     files.push(project.filepath);
   }
 
@@ -75,10 +80,10 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
   if (env.OLLM_MODEL) fromEnvironment.model = env.OLLM_MODEL;
   if (env.OPENAI_BASE_URL) fromEnvironment.baseURL = env.OPENAI_BASE_URL;
   const environmentSources: Record<string, string> = { host: 'env:OLLM_HOST', model: 'env:OLLM_MODEL', baseURL: 'env:OPENAI_BASE_URL' };
-  merged = mergeConfig(merged, validate(fromEnvironment, 'environment'));
+  merged = mergeConfig(merged, await validate(fromEnvironment, 'environment'));
   for (const key of Object.keys(fromEnvironment)) sources[key] = environmentSources[key]!;
 
-  if (options.overrides) layer(validate(options.overrides, 'flags'), 'flag');
+  if (options.overrides) layer(await validate(options.overrides, 'flags'), 'flag');
 
   const config = {
     ...DEFAULT_OLLM_CONFIG,
@@ -100,6 +105,11 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
   // The key and URL credentials are secrets from the moment they are read (docs/security.md).
   warnings.push(...registerConfigSecrets(config));
   return { config, sources, files, warnings };
+}
+
+/** A layer that sets nothing (`{}`, or nothing at all): valid as it is, with no schema to load. */
+function isEmptyLayer(value: unknown): boolean {
+  return value === undefined || value === null || (typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0);
 }
 
 /**

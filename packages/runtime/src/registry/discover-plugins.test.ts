@@ -36,6 +36,8 @@ interface FakePackage {
   readonly source: string;
   /** How the entry is declared: an ESM `exports` map (default), `main`, or nothing (index.js). */
   readonly entry?: 'exports' | 'main' | 'index';
+  /** What its package.json declares under `ollm.providers`. */
+  readonly declares?: string[];
 }
 
 /** Writes `<folder>/package.json` and the package's entry module. */
@@ -47,6 +49,7 @@ function writePackage(folder: string, fake: FakePackage): void {
     version: '1.0.0',
     type: 'module',
     ...(fake.keywords ? { keywords: fake.keywords } : {}),
+    ...(fake.declares ? { ollm: { providers: fake.declares } } : {}),
     ...(entry === 'exports' ? { exports: { '.': { types: './dist/index.d.ts', import: './dist/index.js' }, './package.json': './package.json' } } : {}),
     ...(entry === 'main' ? { main: './dist/index.js' } : {}),
   });
@@ -68,6 +71,47 @@ function project(declared: string[], installed: FakePackage[]): string {
 }
 
 describe('discoverPlugins in a throwaway project', () => {
+  it('imports only the plugins that declare a provider asked for, and those that declare none', async () => {
+    // An entry that throws when imported: a warning would show it was imported.
+    const explodes = "throw new Error('imported');\n";
+    const root = project(
+      ['ollm-wanted', 'ollm-other', 'ollm-undeclared'],
+      [
+        { name: 'ollm-wanted', keywords: [PLUGIN_KEYWORD], declares: ['wanted'], source: providerModule('wanted') },
+        { name: 'ollm-other', keywords: [PLUGIN_KEYWORD], declares: ['other'], source: explodes },
+        { name: 'ollm-undeclared', keywords: [PLUGIN_KEYWORD], source: providerModule('undeclared') },
+      ],
+    );
+    const registry = new ProviderRegistry();
+    const report = await discoverPlugins({ cwd: root, registry, providers: ['wanted'] });
+    expect(report.warnings).toEqual([]);
+    expect(registry.names()).toEqual(['undeclared', 'wanted']);
+    expect(report.notLoaded).toEqual([{ packageName: 'ollm-other', path: join(root, 'node_modules', 'ollm-other'), providers: ['other'] }]);
+
+    // Without the list, every plugin is imported (and the broken one is a warning).
+    const everything = await discoverPlugins({ cwd: root, registry: new ProviderRegistry() });
+    expect(everything.warnings.map((warning) => warning.packageName)).toEqual(['ollm-other']);
+    expect(everything.notLoaded).toBeUndefined();
+  });
+
+  it('imports every plugin when a name asked for is declared by none, and warns about a declaration a plugin does not keep', async () => {
+    const root = project(
+      ['ollm-declares-a', 'ollm-declares-b'],
+      [
+        { name: 'ollm-declares-a', keywords: [PLUGIN_KEYWORD], declares: ['a'], source: providerModule('a') },
+        // Declares "b" but provides "hidden": found only by importing everything.
+        { name: 'ollm-declares-b', keywords: [PLUGIN_KEYWORD], declares: ['b'], source: providerModule('hidden') },
+      ],
+    );
+    const registry = new ProviderRegistry();
+    const report = await discoverPlugins({ cwd: root, registry, providers: ['hidden'] });
+    expect(registry.names()).toEqual(['a', 'hidden']);
+    expect(report.notLoaded).toBeUndefined();
+    expect(report.warnings).toHaveLength(1);
+    expect(report.warnings[0]!.packageName).toBe('ollm-declares-b');
+    expect(report.warnings[0]!.message).toContain('declares "b" under ollm.providers, which it does not provide');
+  });
+
   it('registers a declared plugin with the keyword under its package name', async () => {
     const root = project(
       ['ollm-plugin-alpha', '@acme/ollm-beta'],
@@ -199,9 +243,9 @@ describe('discoverPlugins in a throwaway project', () => {
 });
 
 /** A plugin package being written right now may have a half-saved package.json: skip it. */
-function readManifest(path: string): { name: string; keywords?: unknown[] } | undefined {
+function readManifest(path: string): { name: string; keywords?: unknown[]; ollm?: unknown } | undefined {
   try {
-    return JSON.parse(readFileSync(path, 'utf8')) as { name: string; keywords?: unknown[] };
+    return JSON.parse(readFileSync(path, 'utf8')) as { name: string; keywords?: unknown[]; ollm?: unknown };
   } catch {
     return undefined;
   }
@@ -224,5 +268,9 @@ describe('discoverPlugins in this repository', () => {
     for (const name of onDisk) expect(found.has(name), `${name} was not found`).toBe(true);
     // A plugin still being written may fail to load; it must then be a warning, never a crash.
     for (const plugin of report.loaded) expect(plugin.providers.length).toBeGreaterThan(0);
+    // Every shipped plugin declares what it provides, so a command imports only the one it runs.
+    for (const plugin of report.loaded.filter((loaded) => loaded.packageName.startsWith('@ollm/plugin-'))) {
+      expect(readManifest(join(plugin.path, 'package.json'))?.ollm, plugin.packageName).toEqual({ providers: plugin.providers });
+    }
   });
 });

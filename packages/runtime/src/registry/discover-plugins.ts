@@ -22,6 +22,14 @@ export interface DiscoverOptions {
    * `['ollm-source']` under vitest to load workspace plugins from their TypeScript sources.
    */
   readonly conditions?: readonly string[];
+  /**
+   * The provider names the caller will use (`['trim']`, or a pipeline's names). A plugin whose
+   * package.json declares its providers (`"ollm": { "providers": ["trim"] }`) is then imported only
+   * when it declares one of them; a plugin that declares none is always imported. When a name is
+   * still missing after that, every plugin is imported (so an unknown name lists all there are).
+   * Unset: every plugin is imported.
+   */
+  readonly providers?: readonly string[];
 }
 
 export interface DiscoveredPlugin {
@@ -33,11 +41,19 @@ export interface DiscoveredPlugin {
 export interface DiscoveryReport {
   readonly loaded: readonly DiscoveredPlugin[];
   readonly warnings: readonly PluginLoadError[];
+  /** Plugins not imported because they declare none of the `providers` asked for, with the names they declare. */
+  readonly notLoaded?: readonly DiscoveredPlugin[];
 }
 
 interface Candidate {
   readonly packageName: string;
   readonly manifestPath: string;
+}
+
+interface Plugin extends Candidate {
+  readonly manifest: Manifest;
+  /** What its package.json declares under `ollm.providers`, when it declares a list of names. */
+  readonly declared: readonly string[] | undefined;
 }
 
 /**
@@ -60,40 +76,72 @@ export async function discoverPlugins(options: DiscoverOptions = {}): Promise<Di
     }
   }
 
+  const plugins: Plugin[] = [];
+  for (const candidate of candidates.values()) {
+    const manifest = readManifest(candidate.manifestPath);
+    if (!manifest || !Array.isArray(manifest.keywords) || !manifest.keywords.includes(PLUGIN_KEYWORD)) continue;
+    plugins.push({ ...candidate, manifest, declared: declaredProviders(manifest) });
+  }
+
   const loaded: DiscoveredPlugin[] = [];
   const warnings: PluginLoadError[] = [];
   // Two plugins offering one provider name: the first found (declared dependencies before the
   // workspace) keeps it, and the other is a warning rather than a silent replacement.
   const claimedBy = new Map<string, string>();
-  for (const candidate of candidates.values()) {
-    const manifest = readManifest(candidate.manifestPath);
-    if (!manifest || !Array.isArray(manifest.keywords) || !manifest.keywords.includes(PLUGIN_KEYWORD)) continue;
-    const path = dirname(candidate.manifestPath);
+  const load = async (plugin: Plugin): Promise<void> => {
+    const path = dirname(plugin.manifestPath);
     try {
-      const providers = await loadPlugin(candidate.manifestPath, manifest, conditions);
+      const providers = await loadPlugin(plugin.manifestPath, plugin.manifest, conditions);
       const registered: string[] = [];
       for (const provider of providers) {
         const owner = claimedBy.get(provider.name);
         if (owner !== undefined) {
           warnings.push(
             new PluginLoadError({
-              packageName: candidate.packageName,
+              packageName: plugin.packageName,
               path,
               cause: new Error(`provider "${provider.name}" is already provided by ${owner}; keeping ${owner}'s`),
             }),
           );
           continue;
         }
-        claimedBy.set(provider.name, candidate.packageName);
-        registry.register(provider, candidate.packageName);
+        claimedBy.set(provider.name, plugin.packageName);
+        registry.register(provider, plugin.packageName);
         registered.push(provider.name);
       }
-      if (registered.length > 0) loaded.push({ packageName: candidate.packageName, path, providers: registered });
+      const missing = (plugin.declared ?? []).filter((name) => !providers.some((provider) => provider.name === name));
+      if (missing.length > 0) {
+        warnings.push(
+          new PluginLoadError({
+            packageName: plugin.packageName,
+            path,
+            cause: new Error(`its package.json declares ${missing.map((name) => `"${name}"`).join(', ')} under ollm.providers, which it does not provide`),
+          }),
+        );
+      }
+      if (registered.length > 0) loaded.push({ packageName: plugin.packageName, path, providers: registered });
     } catch (cause) {
-      warnings.push(new PluginLoadError({ packageName: candidate.packageName, path, cause }));
+      warnings.push(new PluginLoadError({ packageName: plugin.packageName, path, cause }));
     }
+  };
+
+  const wanted = options.providers === undefined ? undefined : new Set(options.providers);
+  // In discovery order, so the first plugin found keeps a name either way.
+  const first = plugins.filter((plugin) => wanted === undefined || plugin.declared === undefined || plugin.declared.some((name) => wanted.has(name)));
+  for (const plugin of first) await load(plugin);
+  let rest = plugins.filter((plugin) => !first.includes(plugin));
+  if (wanted !== undefined && [...wanted].some((name) => !registry.has(name))) {
+    for (const plugin of rest) await load(plugin);
+    rest = [];
   }
-  return { loaded, warnings };
+  const notLoaded = rest.map((plugin) => ({ packageName: plugin.packageName, path: dirname(plugin.manifestPath), providers: plugin.declared ?? [] }));
+  return { loaded, warnings, ...(notLoaded.length > 0 ? { notLoaded } : {}) };
+}
+
+/** The provider names a plugin's package.json declares (`"ollm": { "providers": [...] }`), when it declares a list of strings. */
+function declaredProviders(manifest: Manifest): readonly string[] | undefined {
+  const declared = (manifest.ollm as { providers?: unknown } | undefined)?.providers;
+  return Array.isArray(declared) && declared.every((name) => typeof name === 'string') ? declared : undefined;
 }
 
 export function findNearestManifest(start: string): string | undefined {
@@ -112,6 +160,7 @@ interface Manifest {
   exports?: unknown;
   main?: unknown;
   keywords?: unknown;
+  ollm?: unknown;
   dependencies?: Record<string, string>;
   devDependencies?: Record<string, string>;
   optionalDependencies?: Record<string, string>;
