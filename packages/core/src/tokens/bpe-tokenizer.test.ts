@@ -160,6 +160,40 @@ describe('createTokenizer on any text (long pre-tokens)', () => {
     }
   });
 
+  it("counts a suffix from the whole text's count exactly, wherever it starts", () => {
+    const anyText = fc.oneof(fc.string({ maxLength: 300 }), fc.string({ unit: 'grapheme', maxLength: 150 }), awkwardText, textWithRuns);
+    for (const encoding of encodings) {
+      const tokenizer = createTokenizer(encoding);
+      fc.assert(
+        fc.property(anyText, fc.nat(), (text, at) => {
+          const start = text.length === 0 ? 0 : at % (text.length + 1);
+          expect(tokenizer.countTokensAfter!(text, start, tokenizer.countTokens(text))).toBe(tokenizer.countTokens(text.slice(start)));
+        }),
+        { numRuns: 300 },
+      );
+      // A tool call's arguments after its name: the case the counter uses it for.
+      const call = 'bash {"command":"cat <<\'EOF\' > a.py\\nimport os\\n    print(os.getcwd())\\nEOF"}';
+      const start = 'bash '.length;
+      expect(tokenizer.countTokensAfter!(call, start, tokenizer.countTokens(call))).toBe(tokenizer.countTokens(call.slice(start)));
+    }
+  });
+
+  it('counts up to a limit: exact at or under it, over it when the text is', () => {
+    const tokenizer = createTokenizer('o200k_base');
+    fc.assert(
+      fc.property(fc.oneof(fc.string({ maxLength: 300 }), awkwardText, textWithRuns), fc.nat({ max: 400 }), (text, limit) => {
+        const exact = tokenizer.countTokens(text);
+        const counted = tokenizer.countTokensUpTo!(text, limit);
+        if (exact <= limit) expect(counted).toBe(exact);
+        else {
+          expect(counted).toBeGreaterThan(limit);
+          expect(counted).toBeLessThanOrEqual(exact);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('decodes any tokens as gpt-tokenizer decodes them, byte tokens that cut a character included', () => {
     for (const encoding of encodings) {
       const tokenizer = createTokenizer(encoding);

@@ -102,17 +102,27 @@ export function createBpeTokenizer(encoding: TokenEncoding, rankTable: () => Byt
     return text.matchAll(splitRegex);
   };
 
+  const countPreToken = (preToken: string): number => (table!.wholeTextRank(preToken) !== undefined ? 1 : merge(table!, preToken).length);
+
   return {
     encoding,
     countTokens: (text) => {
       if (text.length === 0) return 0;
       let total = 0;
+      for (const [preToken] of preTokens(text)) total += countPreToken(preToken);
+      return total;
+    },
+    // Pre-tokens are merged one by one, so the count of the first k is exact whatever follows.
+    countTokensUpTo: (text, limit) => {
+      let total = 0;
+      if (text.length === 0) return total;
       for (const [preToken] of preTokens(text)) {
-        if (table!.wholeTextRank(preToken) !== undefined) total += 1;
-        else total += merge(table!, preToken).length;
+        total += countPreToken(preToken);
+        if (total > limit) break;
       }
       return total;
     },
+    countTokensAfter: (text, start, textTokens) => countAfter(preTokens, countPreToken, text, start, textTokens),
     encode: (text) => {
       const tokens: number[] = [];
       if (text.length === 0) return tokens;
@@ -129,6 +139,48 @@ export function createBpeTokenizer(encoding: TokenEncoding, rankTable: () => Byt
       return decodeTokens(table, tokens) ?? encodingLoaders[encoding]().decode(tokens as number[]);
     },
   };
+}
+
+/**
+ * The tokens of `text.slice(start)`, from the count of the whole `text`: the split regexes look
+ * only ahead (never behind), so once the splits of `text` and of the suffix start a pre-token at
+ * the same place they are the same from there on. Both are walked from their start to that place:
+ * the answer is the whole's count, less its pre-tokens before that place, plus the suffix's. That
+ * costs the prefix and a pre-token or two instead of the suffix (a tool call's arguments after its
+ * name). Where the splits never meet, the suffix is counted whole.
+ */
+function countAfter(
+  preTokens: (text: string) => IterableIterator<RegExpMatchArray>,
+  countPreToken: (preToken: string) => number,
+  text: string,
+  start: number,
+  textTokens: number,
+): number {
+  const suffix = text.slice(start);
+  if (start <= 0 || suffix.length === 0) return start <= 0 ? textTokens : 0;
+  const whole = preTokens(text);
+  const own = preTokens(suffix);
+  let before = 0;
+  let mine = 0;
+  let wholeAt = 0;
+  let ownAt = start;
+  let wholeMatch = whole.next();
+  let ownMatch = own.next();
+  while (!wholeMatch.done && !ownMatch.done) {
+    wholeAt = wholeMatch.value.index!;
+    ownAt = start + ownMatch.value.index!;
+    if (wholeAt === ownAt) return textTokens - before + mine;
+    if (wholeAt < ownAt) {
+      before += countPreToken(wholeMatch.value[0]);
+      wholeMatch = whole.next();
+    } else {
+      mine += countPreToken(ownMatch.value[0]);
+      ownMatch = own.next();
+    }
+  }
+  // No common start before one split ended: count what is left of the suffix.
+  for (; !ownMatch.done; ownMatch = own.next()) mine += countPreToken(ownMatch.value[0]);
+  return mine;
 }
 
 const textDecoder = new TextDecoder('utf-8', { ignoreBOM: true });

@@ -97,6 +97,11 @@ export class ContentTokenCache {
     return counted;
   }
 
+  /** The count held for `text`, or undefined; counts nothing. */
+  peek(text: string): number | undefined {
+    return this.young.counts.get(text) ?? this.old.counts.get(text);
+  }
+
   clear(): void {
     this.young = newGeneration();
     this.old = newGeneration();

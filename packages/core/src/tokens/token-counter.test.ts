@@ -141,4 +141,42 @@ describe('TokenCounter', () => {
       { numRuns: 100 },
     );
   });
+
+  it("counts a counted tool call's arguments from the call's count, not by tokenising them again", () => {
+    const spy = { ...o200k, countTokens: vi.fn((text: string) => o200k.countTokens(text)), countTokensAfter: vi.fn(o200k.countTokensAfter!) };
+    const counter = new TokenCounter(spy, { contentCache: new ContentTokenCache() });
+    const raw = JSON.stringify({ command: `cat <<'EOF' > reproduce.py\n${'print("line")\n'.repeat(60)}EOF` });
+    const message: Message = {
+      id: 'c',
+      role: 'assistant',
+      parts: [{ type: 'tool-call', id: 'call-1', name: 'bash', input: JSON.parse(raw) as unknown, rawInput: raw }],
+    };
+    counter.countMessage(message);
+    spy.countTokens.mockClear();
+    expect(counter.countText(raw)).toBe(o200k.countTokens(raw));
+    expect(spy.countTokens).not.toHaveBeenCalled();
+    expect(spy.countTokensAfter).toHaveBeenCalledTimes(1);
+    // A text that is no counted call's arguments is tokenised as ever.
+    expect(counter.countText(`${raw} `)).toBe(o200k.countTokens(`${raw} `));
+    expect(spy.countTokens).toHaveBeenCalledTimes(1);
+  });
+
+  it('counts up to a limit only as far as needed, caching only exact counts', () => {
+    const spy = { ...o200k, countTokens: vi.fn((text: string) => o200k.countTokens(text)), countTokensUpTo: vi.fn(o200k.countTokensUpTo!) };
+    const counter = new TokenCounter(spy, { contentCache: new ContentTokenCache() });
+    const long = 'word '.repeat(2_000);
+    expect(counter.countTextUpTo(long, 100)).toBeGreaterThan(100);
+    expect(spy.countTokensUpTo).toHaveBeenCalledTimes(1);
+    // Not cached: the full count still tokenises it.
+    expect(counter.countText(long)).toBe(o200k.countTokens(long));
+    expect(spy.countTokens).toHaveBeenCalledTimes(1);
+    // Now cached: the limit is answered from the exact count.
+    expect(counter.countTextUpTo(long, 100)).toBe(o200k.countTokens(long));
+    expect(spy.countTokensUpTo).toHaveBeenCalledTimes(1);
+    const short = 'a short text that is under the limit';
+    expect(counter.countTextUpTo(short, 100)).toBe(o200k.countTokens(short));
+    spy.countTokens.mockClear();
+    expect(counter.countText(short)).toBe(o200k.countTokens(short));
+    expect(spy.countTokens).not.toHaveBeenCalled();
+  });
 });

@@ -10,9 +10,20 @@ import type { Tokenizer } from './tokenizer.js';
 export interface TokenCounting {
   readonly tokenizer: Tokenizer;
   countText(text: string): number;
+  /**
+   * The exact count of `text` when it has at most `limit` tokens, otherwise any number above
+   * `limit` (the text is counted only as far as needed). Optional: `countTextUpTo` in core falls
+   * back to `countText`.
+   */
+  countTextUpTo?(text: string, limit: number): number;
   /** Tokens of a part's text (without the tool-call overhead). */
   countPartText(part: MessagePart): number;
   /** Tokens of a message with its overhead (role, delimiters, tool-call wrapping). */
   countMessage(message: Message): number;
   countMessages(messages: readonly Message[]): number;
+}
+
+/** `tokens.countTextUpTo(text, limit)` where the counter has it, else its exact `countText`. */
+export function countTextUpTo(tokens: TokenCounting, text: string, limit: number): number {
+  return tokens.countTextUpTo ? tokens.countTextUpTo(text, limit) : tokens.countText(text);
 }

@@ -1,4 +1,4 @@
-import type { TokenCounting, ToolCallPart } from '@ollm/core';
+import { countTextUpTo, type TokenCounting, type ToolCallPart } from '@ollm/core';
 import { extractIdentifiers } from '../identifiers/extract-identifiers.js';
 import { NO_MEMO, type TextMemo } from '../cache/text-memo.js';
 import type { NameLister } from './name-list.js';
@@ -75,7 +75,8 @@ export function foldCall(
 ): ToolCallPart | undefined {
   let changed = false;
   const fold = (text: string): string | undefined => {
-    if (memo.of('tokens', text, (value) => tokens.countText(value)) <= options.minTokens) return undefined;
+    // Only whether it is over: a long argument is counted as far as `minTokens`, not to its end.
+    if (!memo.of(`over ${options.minTokens}`, text, (value) => countTextUpTo(tokens, value, options.minTokens) > options.minTokens)) return undefined;
     changed = true;
     return foldString(text, tag, names, options, memo);
   };
