@@ -149,7 +149,7 @@ describe('TokenCounter', () => {
     const message: Message = {
       id: 'c',
       role: 'assistant',
-      parts: [{ type: 'tool-call', id: 'call-1', name: 'bash', input: JSON.parse(raw) as unknown, rawInput: raw }],
+      parts: [{ type: 'tool-call', callId: 'call-1', name: 'bash', input: JSON.parse(raw) as unknown, rawInput: raw }],
     };
     counter.countMessage(message);
     spy.countTokens.mockClear();
