@@ -1,5 +1,5 @@
 import { isAbsolute, relative } from 'node:path';
-import { CommanderError } from 'commander';
+import { CommanderError } from './commander.js';
 
 /** The exit codes of `ollm`, documented in docs/cli.md. */
 export const ExitCode = {

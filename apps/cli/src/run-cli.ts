@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { Command, CommanderError, Help } from 'commander';
+import { Command, CommanderError, Help } from './commander.js';
 import type { ProviderRegistry } from '@ollm/runtime';
 import type { CliIo } from './cli-io.js';
 import type { CommandContext } from './command-context.js';

@@ -1,4 +1,4 @@
-import { CommanderError, type Command } from 'commander';
+import { CommanderError, type Command } from '../commander.js';
 import type { ChatFlags } from '../chat/chat-settings.js';
 import { closestMatch } from '../chat/closest-match.js';
 import { runChat } from '../chat/run-chat.js';

@@ -1,4 +1,8 @@
-import picocolors from 'picocolors';
+import { createRequire } from 'node:module';
+import type Picocolors from 'picocolors';
+
+// CommonJS, required rather than imported: no ESM wrapper to build at start (see ../commander.ts).
+const picocolors = createRequire(import.meta.url)('picocolors') as typeof Picocolors;
 import type { CliIo } from '../cli-io.js';
 
 export type Colors = ReturnType<typeof picocolors.createColors>;
