@@ -79,7 +79,7 @@ function referenceFlush(): string {
 const sharedDecoder = (require('gpt-tokenizer/BytePairEncodingCore') as { decoder: { decode(): string } }).decoder;
 /** The table `pnpm build` writes beside the built tokenizer. */
 function builtTable(encoding: (typeof encodings)[number]): string {
-  return fileURLToPath(new URL(`../../dist/tokens/${rankTableFileName(encoding)}`, import.meta.url));
+  return fileURLToPath(new URL(`../../dist/${rankTableFileName(encoding)}`, import.meta.url));
 }
 const encodings = ['o200k_base', 'cl100k_base'] as const;
 

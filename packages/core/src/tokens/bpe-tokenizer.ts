@@ -9,7 +9,8 @@ import type { TokenEncoding, Tokenizer } from './tokenizer.js';
 // The ranks and split regexes are gpt-tokenizer's (chosen over js-tiktoken on measured speed; see
 // docs/decisions/0001-tokenizer.md); the encoding loop is core's own. gpt-tokenizer's rank module
 // is 2 MB of JavaScript that takes ~280 ms to compile and turn into maps, so the build writes each
-// table once in core's flat form (`<encoding>.ranks` beside this file, `scripts/write-rank-tables.mjs`)
+// table once in core's flat form (`dist/<encoding>.ranks`, beside the bundle, written by
+// `scripts/write-rank-tables.mjs`)
 // and a process reads it on first use; where it has not been built (tests run from the sources) the
 // table is built from gpt-tokenizer's ranks, the same table either way.
 const require = createRequire(import.meta.url);
@@ -28,7 +29,7 @@ const splitRegexes: Record<TokenEncoding, () => RegExp> = {
   cl100k_base: () => splitPatterns().CL100K_TOKEN_SPLIT_REGEX,
 };
 
-/** The file name of `encoding`'s built rank table, beside this module in dist/. */
+/** The file name of `encoding`'s built rank table, in dist/ beside core's bundle (which is this module once built). */
 export function rankTableFileName(encoding: TokenEncoding): string {
   return `${encoding}.ranks`;
 }
