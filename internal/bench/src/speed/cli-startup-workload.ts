@@ -38,6 +38,8 @@ interface CliCommand {
 
 export const NODE_BASELINE = 'node -e 0';
 export const CLI_HELP = 'ollm --help';
+/** The transcript read and counted, nothing compacted: what every `ollm compact` does before its compaction. */
+export const CLI_STATS = 'ollm stats --json';
 /** `ollm compact` of the transcript with `provider`, or the CLI's default provider when undefined. */
 export function compactCommandName(provider: string | undefined): string {
   return provider === undefined ? 'ollm compact (default provider)' : `ollm compact --provider ${provider}`;
@@ -47,6 +49,7 @@ function commands(transcript: string, providers: readonly (string | undefined)[]
   return [
     { name: NODE_BASELINE, args: () => ['-e', '0'], compact: false },
     { name: CLI_HELP, args: () => [CLI_BINARY, '--help'], compact: false },
+    { name: CLI_STATS, args: () => [CLI_BINARY, 'stats', transcript, '--json'], compact: false },
     ...providers.map((provider): CliCommand => ({
       name: compactCommandName(provider),
       args: (logdir) => [CLI_BINARY, 'compact', transcript, ...(provider ? ['--provider', provider] : []), '--limit', '50%', '--json', '--logdir', logdir],

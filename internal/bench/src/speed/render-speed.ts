@@ -1,5 +1,5 @@
 import { formatMilliseconds, formatNumber, markdownTable } from '../markdown-table.js';
-import { compactCommandName, CLI_HELP, NODE_BASELINE } from './cli-startup-workload.js';
+import { compactCommandName, CLI_HELP, CLI_STATS, NODE_BASELINE, type CliStartupReport } from './cli-startup-workload.js';
 import { describeTarget } from './ratio.js';
 import { doneWhenRows } from './done-when.js';
 import { HOSTILE_TOOLS } from './hostile-input-workload.js';
@@ -353,7 +353,18 @@ function cliSection(speed: SpeedReport): string[] {
       ? [`Errors: ${cli.commands.flatMap((command) => (command.error ? [`${command.name}: ${command.error}`] : [])).join('; ')}`, '']
       : []),
     `\`ollm --help\` is ${formatRatio(helpRatio(cli))} \`node -e 0\`.`,
+    ...statsSentence(cli),
     '',
+  ];
+}
+
+/** What `ollm compact` does besides its compaction: start, read and count the transcript (`ollm stats`). */
+function statsSentence(cli: CliStartupReport): string[] {
+  const node = cli.commands.find((command) => command.name === NODE_BASELINE)?.medianWallMs;
+  const stats = cli.commands.find((command) => command.name === CLI_STATS)?.medianWallMs;
+  if (node === undefined || stats === undefined || !Number.isFinite(stats)) return [];
+  return [
+    `\`ollm stats --json\` of the same transcript (start, read, count every message, print; no compaction) takes ${ms(stats)} ms, ${ms(stats - node)} ms over \`node -e 0\`: that part of every \`ollm compact\` above is not in the compaction time it reports.`,
   ];
 }
 
