@@ -135,6 +135,7 @@ describe('quick mode on one tiny fixture', () => {
     expect(speed.cliStartup!.commands.map((command) => command.name)).toEqual([
       'node -e 0',
       'ollm --help',
+      'ollm stats --json',
       'ollm compact --provider trim',
       'ollm compact (default provider)',
       'ollm compact --provider mask,code-aware,trim',
