@@ -49,26 +49,24 @@ export interface ContextMiddlewareOptions {
   readonly logger?: Logger;
 }
 
-/** What the middleware did to one call's prompt. */
-export interface CompactionEvent {
+/**
+ * What the middleware did to one call's prompt: the runtime's report of the fit (`IncrementalFit`:
+ * tokens before and after, messages an earlier compaction stood for, tokens processed, the new
+ * span, the stages, the sha256 of removed pieces under `<logdir>/removed/`), and the call's own.
+ */
+export interface CompactionEvent extends Pick<
+  IncrementalFit,
+  'tokensBefore' | 'tokensAfter' | 'reusedMessages' | 'processedTokens' | 'newSpanTokens' | 'stages' | 'references'
+> {
   /** `reused`: an earlier step's compaction stood in for the prefix, nothing new compacted; `compacted`: the new span was compacted now. */
   readonly action: 'reused' | 'compacted';
   /** The AI SDK call: `generate` (generateText) or `stream` (streamText). */
   readonly type: 'generate' | 'stream';
   /** Tokens the prompt may hold: contextSize less the reply reserve and the tool definitions. */
   readonly budget: number;
-  readonly tokensBefore: number;
-  readonly tokensAfter: number;
+  /** Prompt messages before and after (`reusedMessages` counts ollm messages: one per tool result). */
   readonly messagesBefore: number;
   readonly messagesAfter: number;
-  /** Prompt messages an earlier compaction stood for (counted as ollm messages: one per tool result). */
-  readonly reusedMessages: number;
-  /** Tokens that went through the stages (0 when `reused`). */
-  readonly processedTokens: number;
-  readonly newSpanTokens: number;
-  readonly stages: readonly string[];
-  /** sha256 of the pieces removed (the newest 256), under `<logdir>/removed/`. */
-  readonly references: readonly string[];
 }
 
 /** The middleware for `wrapLanguageModel`, with the tools it offers (the recall tool when asked for). */

@@ -25,26 +25,23 @@ export interface RecallSettings {
   readonly maxTokens?: number;
 }
 
-/** What the middleware did to one model call whose messages did not fit as they were. */
-export interface CompactionEvent {
+/**
+ * What the middleware did to one model call whose messages did not fit as they were: the runtime's
+ * report of the fit (`IncrementalFit`: tokens before and after, messages an earlier compaction stood
+ * for, tokens processed, the new span, the stages, the sha256 of removed pieces under
+ * `<logdir>/removed/`), and the call's own.
+ */
+export interface CompactionEvent extends Pick<
+  IncrementalFit,
+  'tokensBefore' | 'tokensAfter' | 'reusedMessages' | 'processedTokens' | 'newSpanTokens' | 'stages' | 'references'
+> {
   /** `reused`: an earlier step's compaction stood in for the prefix, nothing new compacted; `compacted`: the new span was compacted now. */
   readonly action: 'reused' | 'compacted';
   /** Tokens the messages may hold: contextSize less the reply reserve and the tool definitions. */
   readonly budget: number;
-  readonly tokensBefore: number;
-  readonly tokensAfter: number;
   /** LangChain messages the model would have been sent (the system message included), and was sent. */
   readonly messagesBefore: number;
   readonly messagesAfter: number;
-  /** Messages an earlier compaction stood for. */
-  readonly reusedMessages: number;
-  /** Tokens that went through the stages (0 when `reused`). */
-  readonly processedTokens: number;
-  /** Tokens of the messages no earlier compaction covered. */
-  readonly newSpanTokens: number;
-  readonly stages: readonly string[];
-  /** sha256 of the pieces removed (the newest 256), under `<logdir>/removed/`. */
-  readonly references: readonly string[];
 }
 
 export interface ContextMiddlewareOptions {
