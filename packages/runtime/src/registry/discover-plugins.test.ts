@@ -36,7 +36,7 @@ interface FakePackage {
   readonly source: string;
   /** How the entry is declared: an ESM `exports` map (default), `main`, or nothing (index.js). */
   readonly entry?: 'exports' | 'main' | 'index';
-  /** What its package.json declares under `ollm.providers`. */
+  /** What its package.json declares under `ollmPlugin.providers`. */
   readonly declares?: string[];
 }
 
@@ -49,7 +49,7 @@ function writePackage(folder: string, fake: FakePackage): void {
     version: '1.0.0',
     type: 'module',
     ...(fake.keywords ? { keywords: fake.keywords } : {}),
-    ...(fake.declares ? { ollm: { providers: fake.declares } } : {}),
+    ...(fake.declares ? { ollmPlugin: { providers: fake.declares } } : {}),
     ...(entry === 'exports' ? { exports: { '.': { types: './dist/index.d.ts', import: './dist/index.js' }, './package.json': './package.json' } } : {}),
     ...(entry === 'main' ? { main: './dist/index.js' } : {}),
   });
@@ -109,7 +109,7 @@ describe('discoverPlugins in a throwaway project', () => {
     expect(report.notLoaded).toBeUndefined();
     expect(report.warnings).toHaveLength(1);
     expect(report.warnings[0]!.packageName).toBe('ollm-declares-b');
-    expect(report.warnings[0]!.message).toContain('declares "b" under ollm.providers, which it does not provide');
+    expect(report.warnings[0]!.message).toContain('declares "b" under ollmPlugin.providers, which it does not provide');
   });
 
   it('registers a declared plugin with the keyword under its package name', async () => {
@@ -243,9 +243,9 @@ describe('discoverPlugins in a throwaway project', () => {
 });
 
 /** A plugin package being written right now may have a half-saved package.json: skip it. */
-function readManifest(path: string): { name: string; keywords?: unknown[]; ollm?: unknown } | undefined {
+function readManifest(path: string): { name: string; keywords?: unknown[]; ollmPlugin?: unknown } | undefined {
   try {
-    return JSON.parse(readFileSync(path, 'utf8')) as { name: string; keywords?: unknown[]; ollm?: unknown };
+    return JSON.parse(readFileSync(path, 'utf8')) as { name: string; keywords?: unknown[]; ollmPlugin?: unknown };
   } catch {
     return undefined;
   }
@@ -270,7 +270,7 @@ describe('discoverPlugins in this repository', () => {
     for (const plugin of report.loaded) expect(plugin.providers.length).toBeGreaterThan(0);
     // Every shipped plugin declares what it provides, so a command imports only the one it runs.
     for (const plugin of report.loaded.filter((loaded) => loaded.packageName.startsWith('@ollm/plugin-'))) {
-      expect(readManifest(join(plugin.path, 'package.json'))?.ollm, plugin.packageName).toEqual({ providers: plugin.providers });
+      expect(readManifest(join(plugin.path, 'package.json'))?.ollmPlugin, plugin.packageName).toEqual({ providers: plugin.providers });
     }
   });
 });

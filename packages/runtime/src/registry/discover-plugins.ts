@@ -1,5 +1,5 @@
 import { type ContextProvider, isContextProvider } from '@ollm/core';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -24,7 +24,7 @@ export interface DiscoverOptions {
   readonly conditions?: readonly string[];
   /**
    * The provider names the caller will use (`['trim']`, or a pipeline's names). A plugin whose
-   * package.json declares its providers (`"ollm": { "providers": ["trim"] }`) is then imported only
+   * package.json declares its providers (`"ollmPlugin": { "providers": ["trim"] }`) is then imported only
    * when it declares one of them; a plugin that declares none is always imported. When a name is
    * still missing after that, every plugin is imported (so an unknown name lists all there are).
    * Unset: every plugin is imported.
@@ -52,7 +52,7 @@ interface Candidate {
 
 interface Plugin extends Candidate {
   readonly manifest: Manifest;
-  /** What its package.json declares under `ollm.providers`, when it declares a list of names. */
+  /** What its package.json declares under `ollmPlugin.providers`, when it declares a list of names. */
   readonly declared: readonly string[] | undefined;
 }
 
@@ -115,7 +115,9 @@ export async function discoverPlugins(options: DiscoverOptions = {}): Promise<Di
           new PluginLoadError({
             packageName: plugin.packageName,
             path,
-            cause: new Error(`its package.json declares ${missing.map((name) => `"${name}"`).join(', ')} under ollm.providers, which it does not provide`),
+            cause: new Error(
+              `its package.json declares ${missing.map((name) => `"${name}"`).join(', ')} under ollmPlugin.providers, which it does not provide`,
+            ),
           }),
         );
       }
@@ -138,9 +140,9 @@ export async function discoverPlugins(options: DiscoverOptions = {}): Promise<Di
   return { loaded, warnings, ...(notLoaded.length > 0 ? { notLoaded } : {}) };
 }
 
-/** The provider names a plugin's package.json declares (`"ollm": { "providers": [...] }`), when it declares a list of strings. */
+/** The provider names a plugin's package.json declares (`"ollmPlugin": { "providers": [...] }`), when it declares a list of strings. */
 function declaredProviders(manifest: Manifest): readonly string[] | undefined {
-  const declared = (manifest.ollm as { providers?: unknown } | undefined)?.providers;
+  const declared = (manifest.ollmPlugin as { providers?: unknown } | undefined)?.providers;
   return Array.isArray(declared) && declared.every((name) => typeof name === 'string') ? declared : undefined;
 }
 
@@ -160,7 +162,7 @@ interface Manifest {
   exports?: unknown;
   main?: unknown;
   keywords?: unknown;
-  ollm?: unknown;
+  ollmPlugin?: unknown;
   dependencies?: Record<string, string>;
   devDependencies?: Record<string, string>;
   optionalDependencies?: Record<string, string>;
@@ -191,19 +193,25 @@ function declaredDependencies(manifestPath: string): Candidate[] {
   return candidates;
 }
 
-/** Resolves `<name>/package.json` from a folder, falling back to node_modules when exports hide it. */
+/**
+ * `<name>/package.json` as installed for a folder: the nearest `node_modules/<name>` up from it
+ * (where node looks first), its real path, so a workspace package linked into node_modules is
+ * one candidate; else node's own resolution (NODE_PATH, global folders). Looking on disk first
+ * skips what a `require.resolve` costs for a package whose exports hide its package.json (an
+ * error built and thrown): most of discovery's time with a few dozen dependencies.
+ */
 function resolvePackageManifest(require: NodeRequire, packageName: string, from: string): string | undefined {
+  for (let folder = from; ;) {
+    const candidate = join(folder, 'node_modules', packageName, 'package.json');
+    if (existsSync(candidate)) return realpathSync.native(candidate);
+    const parent = dirname(folder);
+    if (parent === folder) break;
+    folder = parent;
+  }
   try {
     return require.resolve(`${packageName}/package.json`);
   } catch {
-    let folder = from;
-    for (;;) {
-      const candidate = join(folder, 'node_modules', packageName, 'package.json');
-      if (existsSync(candidate)) return candidate;
-      const parent = dirname(folder);
-      if (parent === folder) return undefined;
-      folder = parent;
-    }
+    return undefined;
   }
 }
 
