@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { ProviderOptions } from '@ollm/core';
 import type { z } from 'zod';
 import { InvalidConfigError } from '../errors/invalid-config-error.js';
+import { mayHoldProjectConfig } from './config-file-candidates.js';
 import { ollmHome } from '../storage/storage-id.js';
 import type { OllmConfigInput } from './config-schema.js';
 import { DEFAULT_OLLM_CONFIG, type OllmConfig } from './config-defaults.js';
@@ -37,8 +38,10 @@ const USER_FILES = ['config.json', 'config.yaml', 'config.yml'];
 export async function loadConfig(options: LoadConfigOptions = {}): Promise<LoadedConfig> {
   const env = options.env ?? process.env;
   const home = ollmHome(env);
-  // Loaded on demand: commands that need no config should not pay for cosmiconfig's loaders.
-  const { cosmiconfig } = await import('cosmiconfig');
+  // Loaded on demand, and only where there is a file it could read: a command run where no config
+  // is written should not pay for cosmiconfig and its loaders.
+  let explorer: ReturnType<typeof import('cosmiconfig').cosmiconfig> | undefined;
+  const explore = async () => (explorer ??= (await import('cosmiconfig')).cosmiconfig('ollm', { cache: false }));
   const warnings: string[] = [];
   // zod (the schema) loads only when there is something to validate: a file, a variable or a flag.
   // Importing it costs ~70 ms, most of a short command's start when no config is written anywhere.
@@ -49,7 +52,6 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
     schema ??= (await import('./config-schema.js')).ollmConfigSchema;
     return withCompactionSection(validateWith(schema, value, file), file, warnings);
   };
-  const explorer = cosmiconfig('ollm', { cache: false });
   const sources: Record<string, string> = {};
   const files: string[] = [];
   let merged: OllmConfigInput = {};
@@ -62,14 +64,15 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
   for (const name of USER_FILES) {
     const path = join(home, name);
     if (!existsSync(path)) continue;
-    const loaded = await explorer.load(path);
+    const loaded = await (await explore()).load(path);
     if (loaded && !loaded.isEmpty) {
       layer(await validate(loaded.config, path), path);
       files.push(path);
     }
     break;
   }
-  const project = await explorer.search(options.cwd ?? process.cwd());
+  const folder = options.cwd ?? process.cwd();
+  const project = mayHoldProjectConfig(folder, process.cwd()) ? await (await explore()).search(folder) : null;
   if (project && !project.isEmpty && !files.includes(project.filepath)) {
     layer(await validate(project.config, project.filepath), project.filepath);
     files.push(project.filepath);
