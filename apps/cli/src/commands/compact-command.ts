@@ -109,7 +109,8 @@ Output: without --out (or with --out -) the transcript goes to stdout and a one-
 stderr, so a pipe gets only the transcript. - as the file reads the transcript from stdin (format
 detected, or --format; errors name <stdin>); --in-place needs a file.
 --json prints {provider, tokensBefore, tokensAfter, limit, sourceDigest, coveredThrough, removed,
-limitations, timeMs}; for files with several conversations, totals plus a "conversations" list.
+limitations, timeMs (counting and compacting; reading and writing excluded)}; for files with
+several conversations, totals plus a "conversations" list.
 Without --out it is a dry run (the transcript is not written); --json with --out - is refused
 (stdout holds the transcript; use --out FILE --json).
 

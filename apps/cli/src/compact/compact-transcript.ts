@@ -26,6 +26,11 @@ export interface ConversationReport {
   readonly coveredThrough: number;
   readonly removed: readonly RemovedContent[];
   readonly limitations: readonly string[];
+  /**
+   * Wall ms of this conversation's compaction: counting it (for the limit and the report), the
+   * provider, the host's validation of its output and the source digest. Reading, parsing and
+   * writing the file are not in it.
+   */
   readonly timeMs: number;
   /** The goal the transcript's markers set (given to the provider), and whether the output still shows it. */
   readonly goal?: GoalReport;
@@ -79,6 +84,7 @@ export async function compactTranscript(options: CompactTranscriptOptions): Prom
   const reports: ConversationReport[] = [];
   for (const [position, { index, conversation }] of options.conversations.entries()) {
     options.onConversation?.(position, options.conversations.length);
+    const started = performance.now();
     const tokensBefore = tokens.countMessages(conversation.messages);
     const limit = resolveLimit(options.limit, tokensBefore);
     const goal = goalFromMessages(conversation.messages);
@@ -96,18 +102,21 @@ export async function compactTranscript(options: CompactTranscriptOptions): Prom
     });
     // Checked between conversations too: a rule-based provider finishes without looking at it.
     options.abortSignal?.throwIfAborted();
+    // Read inside the timing: the host computes it on first read, and it is part of the result.
+    const sourceDigest = result.sourceDigest;
+    const timeMs = performance.now() - started;
     compacted.set(index, result.messages);
     reports.push({
       conversation: conversation.id,
       tokensBefore: result.stats.tokensBefore,
       tokensAfter: result.stats.tokensAfter,
       limit,
-      sourceDigest: result.sourceDigest,
+      sourceDigest,
       coveredThrough: result.coveredThrough,
       removed: result.removed,
       limitations: result.limitations,
       // A tenth of a millisecond is all the precision a report reader can use.
-      timeMs: Math.round(result.stats.timeMs * 10) / 10,
+      timeMs: Math.round(timeMs * 10) / 10,
       ...(goal ? { goal: goalReport(goal.state, goal.source, result.messages) } : {}),
     });
   }

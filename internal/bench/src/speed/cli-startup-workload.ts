@@ -15,7 +15,7 @@ export interface CliCommandTiming {
   readonly medianWallMs: number;
   readonly samples: readonly number[];
   readonly exitCodes: readonly (number | null)[];
-  /** `ollm compact --json`: the median `timeMs` it reported (its compaction, `compactWith`). */
+  /** `ollm compact --json`: the median `timeMs` it reported (counting the conversation, `compactWith`, the source digest). */
   readonly reportedMs?: number;
   /** The provider the report names (the default when no --provider was given). */
   readonly provider?: string;

@@ -335,7 +335,7 @@ function cliSection(speed: SpeedReport): string[] {
   return [
     '### CLI start-up',
     '',
-    `Each command a new \`node\` process, ${cli.rounds} interleaved rounds after one untimed round; \`ollm compact ${cli.transcript}.traj.json --limit 50% --json\` (${formatNumber(cli.tokens)} tokens; a dry run: no \`--out\`, removed content to a new \`--logdir\` each run), which reports its own compaction time (\`timeMs\`: \`compactWith\`). Median wall ms:`,
+    `Each command a new \`node\` process, ${cli.rounds} interleaved rounds after one untimed round; \`ollm compact ${cli.transcript}.traj.json --limit 50% --json\` (${formatNumber(cli.tokens)} tokens; a dry run: no \`--out\`, removed content to a new \`--logdir\` each run), which reports its own compaction time (\`timeMs\`: counting the conversation, \`compactWith\` and the source digest; not reading, parsing or writing). Median wall ms:`,
     '',
     markdownTable(
       ['command', 'wall (ms)', 'compaction it reports (ms)', 'x `node -e 0`', 'x (`node -e 0` + its compaction)'],
@@ -364,7 +364,7 @@ function statsSentence(cli: CliStartupReport): string[] {
   const stats = cli.commands.find((command) => command.name === CLI_STATS)?.medianWallMs;
   if (node === undefined || stats === undefined || !Number.isFinite(stats)) return [];
   return [
-    `\`ollm stats --json\` of the same transcript (start, read, count every message, print; no compaction) takes ${ms(stats)} ms, ${ms(stats - node)} ms over \`node -e 0\`: that part of every \`ollm compact\` above is not in the compaction time it reports.`,
+    `\`ollm stats --json\` of the same transcript (start, read, count every message, print; no compaction) takes ${ms(stats)} ms, ${ms(stats - node)} ms over \`node -e 0\`: start-up, reading and printing, the part of every \`ollm compact\` above outside the compaction time it reports, plus one count of the conversation, which that time includes.`,
   ];
 }
 
