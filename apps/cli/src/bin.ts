@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { exitWhenDone } from './exit-when-done.js';
 import { runCli } from './run-cli.js';
 
 // A reader that stops early (`ollm compact big.json | head`) closes the pipe: that is not an error.
@@ -23,5 +24,5 @@ const code = await runCli(process.argv.slice(2), {
   isTTY: process.stderr.isTTY === true,
   signal: interrupt.signal,
 });
-// exitCode rather than process.exit(): a large transcript written to a pipe is flushed first.
-process.exitCode = code;
+// After the output is flushed (a large transcript to a pipe included); at once when nothing else is pending.
+await exitWhenDone(code);

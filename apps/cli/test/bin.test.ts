@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -77,6 +77,45 @@ describe.skipIf(!built)('the built ollm binary (dist/bin.js)', () => {
     expect(run.status).toBe(0);
     const packages = (JSON.parse(run.stdout) as { providers: { package: string }[] }).providers.map((provider) => provider.package);
     expect(packages).toContain('@ollm/plugin-trim');
+  });
+
+  it('writes all of a large transcript to a pipe whose reader is slow, then exits 0', async () => {
+    // ~3 MB of OpenAI chat messages: far more than a pipe holds, so the binary waits on its reader.
+    const messages: unknown[] = [{ role: 'system', content: 'You are a coding agent.' }];
+    for (let turn = 0; turn < 60; turn += 1) {
+      messages.push({ role: 'user', content: `Step ${turn}: look at module ${turn}.` });
+      messages.push({
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: `call_${turn}`, type: 'function', function: { name: 'bash', arguments: JSON.stringify({ command: `cat src/module_${turn}.py` }) } }],
+      });
+      messages.push({
+        role: 'tool',
+        tool_call_id: `call_${turn}`,
+        content: Array.from({ length: 1_000 }, (_, line) => `def function_${turn}_${line}(value): return value * ${line}`).join('\n'),
+      });
+    }
+    const input = join(folder.path, 'large.json');
+    writeFileSync(input, JSON.stringify(messages));
+    const expected = join(folder.path, 'large-compacted.json');
+    expect(ollm(['compact', input, '--provider', 'trim', '--limit', '90%', '--out', expected]).status).toBe(0);
+
+    const child = spawn(process.execPath, [bin, 'compact', input, '--provider', 'trim', '--limit', '90%', '--out', '-'], {
+      cwd: repositoryRoot,
+      env: { ...process.env, OLLM_HOME: join(folder.path, 'home') },
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
+    child.stdout.pause();
+    // Not read until the binary has written as much as the pipe takes and waits on the rest.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const chunks: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.stdout.resume();
+    expect(await exited).toBe(0);
+    const written = Buffer.concat(chunks).toString('utf8');
+    expect(written.length).toBeGreaterThan(1_000_000);
+    expect(written).toBe(readFileSync(expected, 'utf8'));
   });
 
   it.skipIf(!fixturesPresent)('compacts a real transcript with the default provider (fold) to a pipe, flushing all of it', () => {
