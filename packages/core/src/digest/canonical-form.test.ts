@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson } from './canonical-form.js';
+import type { Message } from '../messages/message.js';
+import type { MessagePart } from '../messages/message-part.js';
+import { canonicalJson, canonicalMessage } from './canonical-form.js';
 
 /** The recursive form canonicalJson had until it was made iterative: every output must stay the same. */
 function recursiveCanonicalJson(value: unknown): string {
@@ -29,5 +31,101 @@ describe('canonicalJson', () => {
     const depth = 100_000;
     const text = '{"a":['.repeat(depth) + '1' + ']}'.repeat(depth);
     expect(canonicalJson(JSON.parse(text))).toBe(text);
+  });
+});
+
+/** The canonical form as first specified: canonicalJson of role, name, pinned, timestamp and each part's fields. */
+function specifiedCanonicalMessage(message: Message): string {
+  const part = (value: MessagePart): unknown => {
+    switch (value.type) {
+      case 'text':
+      case 'reasoning':
+        return { type: value.type, text: value.text };
+      case 'tool-call':
+        return { type: value.type, callId: value.callId, name: value.name, input: value.rawInput ?? canonicalJson(value.input ?? null) };
+      case 'tool-result':
+        return { type: value.type, callId: value.callId, name: value.name, output: value.output, isError: value.isError === true };
+      case 'file':
+        return { type: value.type, mediaType: value.mediaType, uri: value.uri, data: value.data, name: value.name };
+    }
+  };
+  return canonicalJson({
+    role: message.role,
+    name: message.name,
+    pinned: message.pinned === true,
+    timestamp: message.timestamp,
+    parts: message.parts.map(part),
+  });
+}
+
+describe('canonicalMessage', () => {
+  // Strings with quotes, escapes, lone surrogates and non-ASCII; and values of other types where a string belongs.
+  const text = fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.constantFrom('', '"', '\\', '\u2028', '\ud800', 'a\nb'));
+  const odd = fc.oneof(fc.constant(undefined), fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.string(), { maxLength: 2 }));
+  const maybe = (value: fc.Arbitrary<unknown>) => fc.oneof(value, odd);
+  const part = fc.oneof(
+    fc.record({ type: fc.constantFrom('text', 'reasoning'), text: maybe(text) }),
+    fc.record(
+      {
+        type: fc.constant('tool-call'),
+        callId: maybe(text),
+        name: maybe(text),
+        input: fc.anything({ maxDepth: 2 }),
+        rawInput: fc.option(text, { nil: undefined }),
+      },
+      { requiredKeys: ['type'] },
+    ),
+    fc.record(
+      { type: fc.constant('tool-result'), callId: maybe(text), name: maybe(text), output: maybe(text), isError: fc.option(fc.boolean(), { nil: undefined }) },
+      { requiredKeys: ['type'] },
+    ),
+    fc.record(
+      {
+        type: fc.constant('file'),
+        mediaType: text,
+        uri: fc.option(text, { nil: undefined }),
+        data: fc.option(text, { nil: undefined }),
+        name: fc.option(text, { nil: undefined }),
+      },
+      { requiredKeys: ['type', 'mediaType'] },
+    ),
+  );
+  const message = fc.record(
+    {
+      id: fc.string(),
+      role: maybe(fc.constantFrom('system', 'user', 'assistant', 'tool')),
+      name: maybe(text),
+      pinned: fc.option(fc.oneof(fc.boolean(), fc.integer()), { nil: undefined }),
+      timestamp: maybe(text),
+      parts: fc.array(part, { maxLength: 5 }),
+      metadata: fc.option(fc.dictionary(fc.string(), fc.string()), { nil: undefined }),
+    },
+    { requiredKeys: ['id', 'role', 'parts'] },
+  );
+
+  it('is canonicalJson of the message as specified, for any message, of the usual shape or not', () => {
+    fc.assert(
+      fc.property(message, (value) => {
+        const written = canonicalMessage(value as unknown as Message);
+        expect(written).toBe(specifiedCanonicalMessage(value as unknown as Message));
+        expect(() => JSON.parse(written) as unknown).not.toThrow();
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it('leaves out what is undefined and keeps the keys in order', () => {
+    const message: Message = {
+      id: 'm1',
+      role: 'assistant',
+      parts: [
+        { type: 'text', text: 'Looking.' },
+        { type: 'tool-call', callId: 'c1', name: 'bash', input: { command: 'ls', cwd: '/' } },
+        { type: 'tool-result', callId: 'c1', output: 'a.py\n' },
+      ],
+    };
+    expect(canonicalMessage(message)).toBe(
+      '{"parts":[{"text":"Looking.","type":"text"},{"callId":"c1","input":"{\\"command\\":\\"ls\\",\\"cwd\\":\\"/\\"}","name":"bash","type":"tool-call"},{"callId":"c1","isError":false,"output":"a.py\\n","type":"tool-result"}],"pinned":false,"role":"assistant"}',
+    );
   });
 });

@@ -69,13 +69,54 @@ function canonicalPart(part: MessagePart): unknown {
  * The canonical form of one message: what the model sees (role, name, parts), plus pinned and
  * timestamp. Ids and format metadata are not part of it, so reading the same file twice, or the
  * same conversation from two formats that carry the same content, gives the same digest.
+ * It is `canonicalJson` of that object; messages of the usual shape (string fields) are written
+ * directly, keys already in order, which is several times faster than sorting each object's keys
+ * (every compaction digests its whole input). Anything else goes through `canonicalJson`.
  */
 export function canonicalMessage(message: Message): string {
-  return canonicalJson({
-    role: message.role,
-    name: message.name,
-    pinned: message.pinned === true,
-    timestamp: message.timestamp,
-    parts: message.parts.map(canonicalPart),
-  });
+  const { role, name, timestamp } = message;
+  if (typeof role !== 'string' || !isOptionalString(name) || !isOptionalString(timestamp) || !Array.isArray(message.parts)) {
+    return canonicalJson({ role, name, pinned: message.pinned === true, timestamp, parts: message.parts.map(canonicalPart) });
+  }
+  // Keys in UTF-16 order: name, parts, pinned, role, timestamp.
+  let out = name === undefined ? '{"parts":[' : `{"name":${JSON.stringify(name)},"parts":[`;
+  for (let index = 0; index < message.parts.length; index += 1) {
+    if (index > 0) out += ',';
+    out += canonicalPartJson(message.parts[index]!);
+  }
+  out += `],"pinned":${message.pinned === true},"role":${JSON.stringify(role)}`;
+  if (timestamp !== undefined) out += `,"timestamp":${JSON.stringify(timestamp)}`;
+  return `${out}}`;
+}
+
+function isOptionalString(value: unknown): value is string | undefined {
+  return value === undefined || typeof value === 'string';
+}
+
+/** `canonicalJson(canonicalPart(part))`, written directly for text, reasoning, tool calls and results of string fields. */
+function canonicalPartJson(part: MessagePart): string {
+  switch (part.type) {
+    case 'text':
+    case 'reasoning':
+      if (typeof part.text === 'string') return `{"text":${JSON.stringify(part.text)},"type":"${part.type}"}`;
+      break;
+    case 'tool-call': {
+      const input = part.rawInput ?? canonicalJson(part.input ?? null);
+      if (isOptionalString(part.callId) && isOptionalString(part.name) && typeof input === 'string') {
+        return `{${member('callId', part.callId)}"input":${JSON.stringify(input)},${member('name', part.name)}"type":"tool-call"}`;
+      }
+      break;
+    }
+    case 'tool-result':
+      if (isOptionalString(part.callId) && isOptionalString(part.name) && isOptionalString(part.output)) {
+        return `{${member('callId', part.callId)}"isError":${part.isError === true},${member('name', part.name)}${member('output', part.output)}"type":"tool-result"}`;
+      }
+      break;
+  }
+  return canonicalJson(canonicalPart(part));
+}
+
+/** `"key":"value",`, or nothing for an undefined value (an undefined member is left out). */
+function member(key: string, value: string | undefined): string {
+  return value === undefined ? '' : `"${key}":${JSON.stringify(value)},`;
 }
