@@ -34,11 +34,16 @@ export function mergeStages(stages: readonly AppliedStage[], { labelLimitations 
         modelOutputTokens: sum('modelOutputTokens'),
         modelCalls: sum('modelCalls'),
       },
-      limitations: stages.flatMap((stage) => stage.result.limitations.map((text) => (labelLimitations ? `${stage.provider}: ${text}` : text))),
+      limitations: stages.flatMap((stage) => stage.result.limitations.map((text) => (labelLimitations ? labelled(stage.provider, text) : text))),
       warnings: stages.flatMap((stage) => stage.result.warnings ?? []),
       ...(folded.length > 0 ? { folded } : {}),
     },
     () => first.result.sourceDigest,
   );
   return { provider: stages.map((stage) => stage.provider).join(','), result };
+}
+
+/** `provider: text`, unless the provider's text already starts with its name (mask's do). */
+function labelled(provider: string, text: string): string {
+  return text.startsWith(`${provider}: `) ? text : `${provider}: ${text}`;
 }

@@ -68,12 +68,13 @@ describe('createPipelineProvider', () => {
     const first = fakeProvider('truncate', truncateTools, { removed: [removedA], limitations: ['cut tool output'] });
     const second = fakeProvider('strip', stripReasoning, {
       removed: [removedB],
-      limitations: ['dropped reasoning'],
+      limitations: ['strip: dropped reasoning'],
       stats: { tokensBefore: 0, tokensAfter: 0, timeMs: 0, modelCalls: 2, modelInputTokens: 300, modelOutputTokens: 40 },
     });
     const result = await compactWith(createPipelineProvider([first, second]), input, { config: { limit: 1 }, context });
     expect(second.calls[0]).toEqual(truncateTools(input));
     expect(result.removed).toEqual([removedA, removedB]);
+    // Each stage's limitations are labelled with its name, once (strip's own text already starts with it).
     expect(result.limitations.slice(0, 2)).toEqual(['truncate: cut tool output', 'strip: dropped reasoning']);
     expect(result.limitations[2]).toMatch(/limit 1 was not reached/);
     expect(result.stats).toMatchObject({ modelCalls: 2, modelInputTokens: 300, modelOutputTokens: 40 });
