@@ -171,6 +171,19 @@ describe('mask provider', () => {
     expect(result.removed.map((entry) => entry.messageId)).toEqual(['parallel_results']);
   });
 
+  it('masks an unchanged conversation again into the same message objects (what is remembered by object still holds)', async () => {
+    const messages = buildConversation(turns(14));
+    const first = await run(messages);
+    const again = await run(messages);
+    expect(again.messages).toHaveLength(first.messages.length);
+    again.messages.forEach((message, index) => expect(message).toBe(first.messages[index]));
+    expect(maskedTurns(again.messages, 14)).toEqual([0, 1, 2, 3]);
+    // Masked differently (fewer kept), the masked messages are new where their parts changed.
+    const fewer = await run(messages, { extraConfig: { keepLast: 2 } });
+    expect(maskedTurns(fewer.messages, 14)).toHaveLength(12);
+    expect(fewer.messages.filter((message, index) => message !== first.messages[index]).length).toBe(8);
+  });
+
   it('is idempotent: a second pass masks nothing more', async () => {
     const first = await run(buildConversation(turns(13)));
     const second = await run(first.messages);

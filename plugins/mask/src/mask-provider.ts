@@ -10,9 +10,9 @@ import {
   type RemovedContent,
   saveRemovedContent,
   v1Arguments,
-  withParts,
 } from '@ollm/core';
 import { findObservations } from './find-observations.js';
+import { maskedMessage } from './masked-message.js';
 import { resolveMaskOptions, type MaskOptions, type ResolvedMaskOptions } from './mask-options.js';
 import { planMasking, type MaskingPlan, type PlannedMask } from './plan-masking.js';
 
@@ -70,7 +70,7 @@ function saveMask(mask: PlannedMask, messages: readonly Message[], logdir: strin
   return { ...entry, path: saved.path };
 }
 
-/** New message objects (same id, role, timestamp) only for messages that lost an output. */
+/** New message objects (same id, role, timestamp) only for messages that lost an output; the same ones as last time for the same masks. */
 function applyMasks(messages: readonly Message[], masks: readonly PlannedMask[]): Message[] {
   const byMessage = new Map<number, Map<number, MessagePart>>();
   for (const mask of masks) {
@@ -83,7 +83,7 @@ function applyMasks(messages: readonly Message[], masks: readonly PlannedMask[])
     const replacements = byMessage.get(messageIndex);
     if (!replacements) return message;
     const parts = message.parts.map((part, partIndex): MessagePart => replacements.get(partIndex) ?? part);
-    return withParts(message, parts);
+    return maskedMessage(message, parts);
   });
 }
 
