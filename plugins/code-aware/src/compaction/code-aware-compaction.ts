@@ -12,7 +12,8 @@ import {
 import { stringBytes, type CodeAwareCache } from '../cache/code-aware-cache.js';
 import type { FoldPlan } from '../folding/fold-plan.js';
 import { grammarMayLoad } from '../grammar/grammar-loader.js';
-import { LineReferences, linesBytes, trimmedLinesOf } from '../references/line-references.js';
+import { linesBytes, trimmedLinesOf, type LineReferences } from '../references/line-references.js';
+import { lineReferencesFor } from '../references/references-for.js';
 import type { CodeView } from '../views/code-view.js';
 import { partKey, type FoundCodeViews } from './find-code-views.js';
 import { foldedRegion, planView } from './fold-view.js';
@@ -49,7 +50,7 @@ export class CodeAwareCompaction {
     this.output = [...input];
     this.total = context.tokens.countMessages(input);
     const fileViews = new Map(found.views.filter((view) => view.kind === 'file-view').map((view) => [partKey(view.messageIndex, view.partIndex), view]));
-    this.references = new LineReferences(input, fileViews, cache);
+    this.references = lineReferencesFor(input, fileViews, cache);
   }
 
   underLimit(): boolean {

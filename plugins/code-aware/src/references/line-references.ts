@@ -114,6 +114,8 @@ export class LineReferences {
   private numbered: Map<string, NumberedReference[]> | undefined;
   /** Normalised line text -> last message index that quoted it in an edit, diff or discussion. */
   private readonly quoted = new Map<string, number>();
+  /** `keptRows` answers, by view. */
+  private readonly rows = new Map<CodeView, { readonly trimmedLines: readonly string[]; readonly rows: ReadonlySet<number> }>();
 
   constructor(
     private readonly messages: readonly Message[],
@@ -154,7 +156,16 @@ export class LineReferences {
    * Row indexes of `view` that other messages cite by number or, except for scripts, that later
    * messages quote in edits. `trimmedLines` are the view's line texts trimmed (`trimmedLinesOf`).
    */
-  keptRows(view: CodeView, trimmedLines: readonly string[] = trimmedLinesOf(view)): Set<number> {
+  keptRows(view: CodeView, trimmedLines: readonly string[] = trimmedLinesOf(view)): ReadonlySet<number> {
+    // A view (the same object: views are remembered by content) asks again in every compaction of an unchanged conversation.
+    const known = this.rows.get(view);
+    if (known !== undefined && known.trimmedLines === trimmedLines) return known.rows;
+    const rows = this.findKeptRows(view, trimmedLines);
+    this.rows.set(view, { trimmedLines, rows });
+    return rows;
+  }
+
+  private findKeptRows(view: CodeView, trimmedLines: readonly string[]): Set<number> {
     const numbered = this.index();
     const kept = new Set<number>();
     const path = view.path === undefined ? undefined : normalisePath(view.path);
