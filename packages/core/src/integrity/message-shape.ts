@@ -1,4 +1,5 @@
 import type { Message, MessageRole } from '../messages/message.js';
+import { messagesMemo } from './messages-memo.js';
 
 /**
  * The message-shape contract: what a model API or chat template accepts as a list of messages,
@@ -168,13 +169,9 @@ export function findMessageShapeRegressions(
   output: readonly Message[],
   ruleSet: MessageShapeRuleSet = 'strict',
 ): MessageShapeRegression[] {
-  const count = (violations: readonly MessageShapeViolation[]) => {
-    const byRule = new Map<MessageShapeRule, MessageShapeViolation[]>();
-    for (const violation of violations) byRule.set(violation.rule, [...(byRule.get(violation.rule) ?? []), violation]);
-    return byRule;
-  };
-  const before = count(checkMessageShape(input, ruleSet));
-  const after = count(checkMessageShape(output, ruleSet));
+  const violationsByRule = violationsByRuleOf(ruleSet);
+  const before = violationsByRule(input);
+  const after = violationsByRule(output);
   const regressions: MessageShapeRegression[] = [];
   for (const rule of MESSAGE_SHAPE_RULE_SETS[ruleSet]) {
     const inputCount = before.get(rule)?.length ?? 0;
@@ -182,4 +179,24 @@ export function findMessageShapeRegressions(
     if (violations.length > inputCount) regressions.push({ rule, inputCount, outputCount: violations.length, violations });
   }
   return regressions;
+}
+
+/** Per rule set: each array's violations by rule, remembered while it holds the same messages. */
+const violationsByRuleSet = new Map<MessageShapeRuleSet, (messages: readonly Message[]) => ReadonlyMap<MessageShapeRule, readonly MessageShapeViolation[]>>();
+
+function violationsByRuleOf(ruleSet: MessageShapeRuleSet): (messages: readonly Message[]) => ReadonlyMap<MessageShapeRule, readonly MessageShapeViolation[]> {
+  let byRule = violationsByRuleSet.get(ruleSet);
+  if (byRule === undefined) {
+    byRule = messagesMemo((messages) => {
+      const grouped = new Map<MessageShapeRule, MessageShapeViolation[]>();
+      for (const violation of checkMessageShape(messages, ruleSet)) {
+        const group = grouped.get(violation.rule);
+        if (group) group.push(violation);
+        else grouped.set(violation.rule, [violation]);
+      }
+      return grouped;
+    });
+    violationsByRuleSet.set(ruleSet, byRule);
+  }
+  return byRule;
 }

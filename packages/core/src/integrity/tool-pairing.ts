@@ -1,4 +1,5 @@
 import type { Message } from '../messages/message.js';
+import { messagesMemo } from './messages-memo.js';
 
 /**
  * Checks tool call / result pairing in `output` against `input`:
@@ -8,10 +9,7 @@ import type { Message } from '../messages/message.js';
  * Returns a description of the first problem, or undefined.
  */
 export function findToolPairingProblem(input: readonly Message[], output: readonly Message[]): string | undefined {
-  const answeredInInput = new Set<string>();
-  for (const message of input) {
-    for (const part of message.parts) if (part.type === 'tool-result') answeredInInput.add(part.callId);
-  }
+  const answeredInInput = answeredCalls(input);
   const calls = new Set<string>();
   const results = new Set<string>();
   for (const [position, message] of output.entries()) {
@@ -29,3 +27,12 @@ export function findToolPairingProblem(input: readonly Message[], output: readon
   }
   return undefined;
 }
+
+/** The call ids an array's tool results answer (the input of one stage is the output of the one before). */
+const answeredCalls = messagesMemo((messages): ReadonlySet<string> => {
+  const answered = new Set<string>();
+  for (const message of messages) {
+    for (const part of message.parts) if (part.type === 'tool-result') answered.add(part.callId);
+  }
+  return answered;
+});

@@ -6,6 +6,7 @@ import type { TokenCounting } from '../tokens/token-counting.js';
 import { InvalidProviderOutputError } from '../errors/invalid-provider-output-error.js';
 import type { IntegrityViolation } from './integrity-rule.js';
 import { DEFAULT_MESSAGE_SHAPE, findMessageShapeRegressions, type MessageShapeRuleSet } from './message-shape.js';
+import { messagesMemo } from './messages-memo.js';
 import { findToolPairingProblem } from './tool-pairing.js';
 
 export interface IntegrityOptions {
@@ -40,8 +41,7 @@ export function findIntegrityViolations(
     violations.push({ rule: 'result-shape', detail: `coveredThrough ${result.coveredThrough} is outside -1..${input.length - 1}` });
   }
 
-  const inputIndex = new Map<string, number>();
-  input.forEach((message, index) => inputIndex.set(message.id, index));
+  const inputIndex = lastIndexById(input);
   const folded = new Set((result.folded ?? []).map((entry) => entry.messageId));
 
   const seen = new Set<string>();
@@ -71,12 +71,13 @@ export function findIntegrityViolations(
     }
   }
 
-  const outputById = new Map(output.map((message) => [message.id, message] as const));
+  const outputIndex = lastIndexById(output);
   for (const original of input) {
     // Only pinned, system and user messages must stay byte-identical; comparing the canonical
     // forms of every edited assistant or tool message would cost as much as the edits are long.
     if (!original.pinned && original.role !== 'system' && original.role !== 'user') continue;
-    const kept = outputById.get(original.id);
+    const at = outputIndex.get(original.id);
+    const kept = at === undefined ? undefined : output[at];
     const identical = kept !== undefined && (kept === original || canonicalMessage(kept) === canonicalMessage(original));
     if (original.pinned && !identical) {
       violations.push({ rule: 'pinned-unchanged', detail: `pinned message "${original.id}" was ${kept ? 'edited' : 'removed'}` });
@@ -107,6 +108,13 @@ export function findIntegrityViolations(
   if (after > before) violations.push({ rule: 'not-larger', detail: `output has ${after} tokens, input ${before}` });
   return violations;
 }
+
+/** Where each id is in an array (its last place), remembered while the array holds the same messages. */
+const lastIndexById = messagesMemo((messages): ReadonlyMap<string, number> => {
+  const index = new Map<string, number>();
+  messages.forEach((message, position) => index.set(message.id, position));
+  return index;
+});
 
 /** Throws `InvalidProviderOutputError` naming the provider and the first rule broken. */
 export function validateCompaction(
