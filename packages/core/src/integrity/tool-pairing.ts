@@ -9,24 +9,39 @@ import { messagesMemo } from './messages-memo.js';
  * Returns a description of the first problem, or undefined.
  */
 export function findToolPairingProblem(input: readonly Message[], output: readonly Message[]): string | undefined {
+  const pairing = pairingOf(output);
+  if (pairing.orphan !== undefined) return pairing.orphan;
   const answeredInInput = answeredCalls(input);
+  for (const callId of pairing.calls) {
+    if (answeredInInput.has(callId) && !pairing.results.has(callId)) return `tool call "${callId}" lost its result`;
+  }
+  return undefined;
+}
+
+interface Pairing {
+  /** The first tool result with no earlier call, described. */
+  readonly orphan?: string;
+  /** Call ids in order of first appearance, and the ids the results answer. */
+  readonly calls: ReadonlySet<string>;
+  readonly results: ReadonlySet<string>;
+}
+
+/** An array's calls and results (and its first orphaned result), read once while it holds the same messages. */
+const pairingOf = messagesMemo((messages): Pairing => {
   const calls = new Set<string>();
   const results = new Set<string>();
-  for (const [position, message] of output.entries()) {
-    for (const part of message.parts) {
+  for (let position = 0; position < messages.length; position += 1) {
+    for (const part of messages[position]!.parts) {
       if (part.type === 'tool-call') {
         calls.add(part.callId);
       } else if (part.type === 'tool-result') {
-        if (!calls.has(part.callId)) return `tool result for call "${part.callId}" (message ${position}) has no earlier tool call`;
+        if (!calls.has(part.callId)) return { orphan: `tool result for call "${part.callId}" (message ${position}) has no earlier tool call`, calls, results };
         results.add(part.callId);
       }
     }
   }
-  for (const callId of calls) {
-    if (answeredInInput.has(callId) && !results.has(callId)) return `tool call "${callId}" lost its result`;
-  }
-  return undefined;
-}
+  return { calls, results };
+});
 
 /** The call ids an array's tool results answer (the input of one stage is the output of the one before). */
 const answeredCalls = messagesMemo((messages): ReadonlySet<string> => {

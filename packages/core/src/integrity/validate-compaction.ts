@@ -46,7 +46,8 @@ export function findIntegrityViolations(
 
   const seen = new Set<string>();
   let lastIndex = -1;
-  for (const [position, message] of output.entries()) {
+  for (let position = 0; position < output.length; position += 1) {
+    const message = output[position]!;
     if (seen.has(message.id)) violations.push({ rule: 'unique-ids', detail: `id "${message.id}" appears twice` });
     seen.add(message.id);
     const index = inputIndex.get(message.id);
