@@ -1,8 +1,8 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { temporaryFolders } from '../test-support/temporary-folders.js';
 import { META_CONFIG_FILES, PROJECT_CONFIG_FILES, mayHoldProjectConfig } from './config-file-candidates.js';
 import { loadConfig } from './load-config.js';
 
@@ -12,15 +12,7 @@ const cosmiconfigDefaults = require('cosmiconfig/dist/defaults.js') as {
   metaSearchPlaces: string[];
 };
 
-const folders: string[] = [];
-function newFolder(): string {
-  const folder = mkdtempSync(join(tmpdir(), 'ollm-candidates-'));
-  folders.push(folder);
-  return folder;
-}
-afterEach(() => {
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
-});
+const newFolder = temporaryFolders('candidates');
 function write(folder: string, file: string, content: string): void {
   mkdirSync(dirname(join(folder, file)), { recursive: true });
   writeFileSync(join(folder, file), content);

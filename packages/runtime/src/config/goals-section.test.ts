@@ -1,20 +1,12 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { temporaryFolders } from '../test-support/temporary-folders.js';
 import { InvalidConfigError } from '../errors/invalid-config-error.js';
 import { MODEL_MARKER_POLICIES } from '../goals/model-marker-policy.js';
 import { loadConfig } from './load-config.js';
 
-const folders: string[] = [];
-function newFolder(): string {
-  const folder = mkdtempSync(join(tmpdir(), 'ollm-config-goals-'));
-  folders.push(folder);
-  return folder;
-}
-afterEach(() => {
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
-});
+const newFolder = temporaryFolders('config-goals');
 
 describe('config goals.modelMarkers', () => {
   it('is apply-when-unset by default; a file may choose any policy; anything else names the file and key', async () => {

@@ -1,19 +1,13 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { forgetRegisteredSecrets, redactSecrets, registeredSecrets } from '@ollm/core';
 import { afterEach, describe, expect, it } from 'vitest';
+import { temporaryFolders } from '../test-support/temporary-folders.js';
 import { InvalidConfigError } from '../errors/invalid-config-error.js';
 import { loadConfig } from './load-config.js';
 
-const folders: string[] = [];
-function newFolder(): string {
-  const folder = mkdtempSync(join(tmpdir(), 'ollm-config-'));
-  folders.push(folder);
-  return folder;
-}
+const newFolder = temporaryFolders('config');
 afterEach(() => {
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
   forgetRegisteredSecrets();
 });
 

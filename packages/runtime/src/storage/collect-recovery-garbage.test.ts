@@ -1,18 +1,12 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { forgetRegisteredSecrets, registerSecret, saveRemovedContent, type SavedContent } from '@ollm/core';
 import { afterEach, describe, expect, it } from 'vitest';
+import { temporaryFolders } from '../test-support/temporary-folders.js';
 import { collectRecoveryGarbage } from './collect-recovery-garbage.js';
 
-const homes: string[] = [];
-function newHome(): string {
-  const home = mkdtempSync(join(tmpdir(), 'ollm-gc-'));
-  homes.push(home);
-  return home;
-}
+const newHome = temporaryFolders('gc');
 afterEach(() => {
-  for (const home of homes.splice(0)) rmSync(home, { recursive: true, force: true });
   forgetRegisteredSecrets();
 });
 

@@ -1,28 +1,19 @@
 import type { Message } from '@ollm/core';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, appendFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, appendFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { temporaryFolders } from '../test-support/temporary-folders.js';
 import { exportSession } from './export-session.js';
 import { SessionHistory, deleteSession, listSessions, readSession } from './session-history.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const writerScript = join(here, 'test-support', 'session-writer.mjs');
 const builtCore = join(here, '..', '..', 'dist', 'index.js');
-const homes: string[] = [];
 const ROUNDS = 8;
 
-function newHome(): string {
-  const home = mkdtempSync(join(tmpdir(), 'ollm-history-'));
-  homes.push(home);
-  return home;
-}
-
-afterEach(() => {
-  for (const home of homes.splice(0)) rmSync(home, { recursive: true, force: true });
-});
+const newHome = temporaryFolders('history');
 
 const user = (id: string, text: string): Message => ({ id, role: 'user', parts: [{ type: 'text', text }], timestamp: '2026-01-01T00:00:00.000Z' });
 

@@ -1,18 +1,10 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { temporaryFolders } from '../test-support/temporary-folders.js';
 import { SnapshotStore, type ContextState } from './snapshot-store.js';
 
-const homes: string[] = [];
-function newHome(): string {
-  const home = mkdtempSync(join(tmpdir(), 'ollm-snapshots-'));
-  homes.push(home);
-  return home;
-}
-afterEach(() => {
-  for (const home of homes.splice(0)) rmSync(home, { recursive: true, force: true });
-});
+const newHome = temporaryFolders('snapshots');
 
 const state = (text: string): ContextState => ({
   systemPrompt: 'You are terse.',

@@ -1,22 +1,14 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { temporaryFolders } from '../test-support/temporary-folders.js';
 import { findStaleFiles, removeStaleFiles, STALE_FILE_AGE_MS } from './stale-files.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const builtRuntime = join(here, '..', '..', 'dist', 'index.js');
-const homes: string[] = [];
-function newHome(): string {
-  const home = mkdtempSync(join(tmpdir(), 'ollm-stale-'));
-  homes.push(home);
-  return home;
-}
-afterEach(() => {
-  for (const home of homes.splice(0)) rmSync(home, { recursive: true, force: true });
-});
+const newHome = temporaryFolders('stale');
 
 /** A pid that ran and has ended. */
 function deadPid(): number {
