@@ -1,8 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../messages/message.js';
-import type { MessagePart } from '../messages/message-part.js';
-import { canonicalJson, canonicalMessage } from './canonical-form.js';
+import { canonicalJson, canonicalMessage, canonicalPart } from './canonical-form.js';
 
 /** The recursive form canonicalJson had until it was made iterative: every output must stay the same. */
 function recursiveCanonicalJson(value: unknown): string {
@@ -34,27 +33,14 @@ describe('canonicalJson', () => {
   });
 });
 
-/** The canonical form as first specified: canonicalJson of role, name, pinned, timestamp and each part's fields. */
+/** The canonical form as specified: canonicalJson of role, name, pinned, timestamp and each part's fields. */
 function specifiedCanonicalMessage(message: Message): string {
-  const part = (value: MessagePart): unknown => {
-    switch (value.type) {
-      case 'text':
-      case 'reasoning':
-        return { type: value.type, text: value.text };
-      case 'tool-call':
-        return { type: value.type, callId: value.callId, name: value.name, input: value.rawInput ?? canonicalJson(value.input ?? null) };
-      case 'tool-result':
-        return { type: value.type, callId: value.callId, name: value.name, output: value.output, isError: value.isError === true };
-      case 'file':
-        return { type: value.type, mediaType: value.mediaType, uri: value.uri, data: value.data, name: value.name };
-    }
-  };
   return canonicalJson({
     role: message.role,
     name: message.name,
     pinned: message.pinned === true,
     timestamp: message.timestamp,
-    parts: message.parts.map(part),
+    parts: message.parts.map(canonicalPart),
   });
 }
 

@@ -51,7 +51,8 @@ export function canonicalJson(value: unknown): string {
   return out.join('');
 }
 
-function canonicalPart(part: MessagePart): unknown {
+/** A part's fields in the canonical form (its `canonicalJson` is what the digest hashes). */
+export function canonicalPart(part: MessagePart): unknown {
   switch (part.type) {
     case 'text':
     case 'reasoning':
