@@ -1,4 +1,4 @@
-import type { Message, MessagePart } from '@ollm/core';
+import type { Message, ToolResultPart } from '@ollm/core';
 import { describe, expect, it } from 'vitest';
 import { maskedMessage } from './masked-message.js';
 
@@ -10,7 +10,7 @@ const message: Message = {
     { type: 'tool-result', callId: 'c2', output: 'another long output' },
   ],
 };
-const placeholder = (output: string): MessagePart => ({ type: 'tool-result', callId: 'c1', output });
+const placeholder = (output: string): ToolResultPart => ({ type: 'tool-result', callId: 'c1', output });
 
 describe('maskedMessage', () => {
   it('gives the object made last time for the same message and equal parts', () => {
