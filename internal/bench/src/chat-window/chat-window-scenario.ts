@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { TokenCounter, createTokenizer, type Message } from '@ollm/core';
 import { SnapshotStore } from '@ollm/runtime';
 import { chatRequests, startFakeModelServer } from '@ollm/fake-model-server';
-import { ScriptedChat } from './scripted-chat.js';
+import { fixedClockArguments, ScriptedChat } from './scripted-chat.js';
 import { wordsOfTokens } from './words-of-tokens.js';
 
 /** One run of the scripted chat: a window, and whether the server under-reports prompt sizes. */
@@ -132,7 +132,7 @@ async function resumeAtNinetyNinePercent(
 
 function runToEnd(binary: string, args: readonly string[], env: Record<string, string>, cwd: string): Promise<number | null> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [binary, ...args], { cwd, env: { PATH: process.env['PATH'], ...env }, stdio: 'ignore' });
+    const child = spawn(process.execPath, fixedClockArguments(binary, args), { cwd, env: { PATH: process.env['PATH'], ...env }, stdio: 'ignore' });
     child.on('close', resolve);
   });
 }
