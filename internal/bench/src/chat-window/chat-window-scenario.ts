@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { TokenCounter, createTokenizer, type Message } from '@ollm/core';
 import { SnapshotStore } from '@ollm/runtime';
 import { chatRequests, startFakeModelServer } from '@ollm/fake-model-server';
-import { fixedClockArguments, ScriptedChat } from './scripted-chat.js';
+import { nodeArguments, ScriptedChat, type OllmLaunch } from './scripted-chat.js';
 import { wordsOfTokens } from './words-of-tokens.js';
 
 /** One run of the scripted chat: a window, and whether the server under-reports prompt sizes. */
@@ -46,9 +46,11 @@ const RESERVE_SHARE = 0.15;
  * Drives the real `ollm` binary with piped input against the loopback fake model server: short
  * turns until the context is 70-95% full, then large pastes, then a resume from a snapshot at 99%
  * of the window. Returns what the server received. The binary is a parameter, so the same script
- * measures any build of ollm.
+ * measures any build of ollm (with a preload: the docs record it on their fixed clock, so the ids
+ * and times the saved turns hold, and the fold tags hashed from them, are the same every run).
  */
-export async function runChatWindowCase(binary: string, input: ChatWindowCase): Promise<ChatWindowResult> {
+export async function runChatWindowCase(binaryOrLaunch: string | OllmLaunch, input: ChatWindowCase): Promise<ChatWindowResult> {
+  const binary: OllmLaunch = typeof binaryOrLaunch === 'string' ? { binary: binaryOrLaunch } : binaryOrLaunch;
   const server = await startFakeModelServer({ reportedPromptTokenScale: input.reportedScale });
   const folder = mkdtempSync(join(tmpdir(), 'ollm-chat-window-'));
   const env = { OLLM_HOME: join(folder, 'home'), NO_COLOR: '1' };
@@ -95,7 +97,7 @@ export async function runChatWindowCase(binary: string, input: ChatWindowCase): 
 
 /** A session whose saved context is 99% of the window, restored with `ollm snapshot restore`, then one message. */
 async function resumeAtNinetyNinePercent(
-  binary: string,
+  binary: OllmLaunch,
   args: readonly string[],
   env: Record<string, string>,
   folder: string,
@@ -130,9 +132,9 @@ async function resumeAtNinetyNinePercent(
   await chat.end();
 }
 
-function runToEnd(binary: string, args: readonly string[], env: Record<string, string>, cwd: string): Promise<number | null> {
+function runToEnd(binary: OllmLaunch, args: readonly string[], env: Record<string, string>, cwd: string): Promise<number | null> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, fixedClockArguments(binary, args), { cwd, env: { PATH: process.env['PATH'], ...env }, stdio: 'ignore' });
+    const child = spawn(process.execPath, nodeArguments(binary, args), { cwd, env: { PATH: process.env['PATH'], ...env }, stdio: 'ignore' });
     child.on('close', resolve);
   });
 }

@@ -6,10 +6,11 @@
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DEFAULT_CASES, runChatWindowCase, type ChatWindowResult } from './chat-window-scenario.js';
+import type { OllmLaunch } from './scripted-chat.js';
 
 const DEFAULT_BINARY = fileURLToPath(new URL('../../../../apps/cli/dist/bin.js', import.meta.url));
 
-export async function measureChatWindow(binary: string, onCase?: (result: ChatWindowResult) => void): Promise<ChatWindowResult[]> {
+export async function measureChatWindow(binary: string | OllmLaunch, onCase?: (result: ChatWindowResult) => void): Promise<ChatWindowResult[]> {
   const results: ChatWindowResult[] = [];
   for (const input of DEFAULT_CASES) {
     const result = await runChatWindowCase(binary, input);

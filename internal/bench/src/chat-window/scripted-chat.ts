@@ -1,15 +1,16 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { FIXED_CLOCK } from '../docs/run-ollm.js';
 
 const STATUS_LINE = /^Context: [\d,]+\/[\d,]+ \((\d+)%\)/gm;
 
-/**
- * Node's arguments to run `binary` with `args` on the fixed clock of the docs recordings: message ids
- * and times, and so the saved forms a compaction hashes into its placeholders, are the same on
- * every run, and so are the token counts measured.
- */
-export function fixedClockArguments(binary: string, args: readonly string[]): string[] {
-  return ['--import', FIXED_CLOCK, binary, ...args];
+/** How to start `ollm`: its binary, and a module to preload (the docs recordings' fixed clock). */
+export interface OllmLaunch {
+  readonly binary: string;
+  readonly preload?: string;
+}
+
+/** Node's arguments to run `ollm` with `args`. */
+export function nodeArguments(launch: OllmLaunch, args: readonly string[]): string[] {
+  return [...(launch.preload === undefined ? [] : ['--import', launch.preload]), launch.binary, ...args];
 }
 
 /** The `ollm` chat binary with piped stdin, driven line by line; reads its status lines. */
@@ -20,8 +21,8 @@ export class ScriptedChat {
   private readonly exited: Promise<number | null>;
   private readonly listeners = new Set<() => void>();
 
-  constructor(binary: string, args: readonly string[], env: Record<string, string>, cwd: string) {
-    this.child = spawn(process.execPath, fixedClockArguments(binary, args), { cwd, env: { PATH: process.env['PATH'], ...env }, stdio: 'pipe' });
+  constructor(launch: OllmLaunch, args: readonly string[], env: Record<string, string>, cwd: string) {
+    this.child = spawn(process.execPath, nodeArguments(launch, args), { cwd, env: { PATH: process.env['PATH'], ...env }, stdio: 'pipe' });
     this.child.stdout.setEncoding('utf8').on('data', (chunk: string) => this.append(chunk, 'stdout'));
     this.child.stderr.setEncoding('utf8').on('data', (chunk: string) => this.append(chunk, 'stderr'));
     this.exited = new Promise((resolve) => this.child.on('close', resolve));
