@@ -87,6 +87,9 @@ describe('code-aware caching across compactions', () => {
     expect(decided(again.result)).toEqual(decided(first.result));
     expect(decided(fresh.result)).toEqual(decided(first.result));
     expect(decided(first.result)).toEqual(decided(await compact(uncached, messages)));
+    // Compacted again, the folded messages are the very objects made the first time (what is remembered by object holds).
+    expect(first.result.messages.filter((message, index) => message !== messages[index]).length).toBeGreaterThanOrEqual(5);
+    again.result.messages.forEach((message, index) => expect(message).toBe(first.result.messages[index]));
   });
 
   it('after one more turn parses only the view that turn made old', async () => {

@@ -16,6 +16,7 @@ import { linesBytes, trimmedLinesOf, type LineReferences } from '../references/l
 import { lineReferencesFor } from '../references/references-for.js';
 import type { CodeView } from '../views/code-view.js';
 import { partKey, type FoundCodeViews } from './find-code-views.js';
+import { foldedCandidate, type FoldInputs } from './folded-candidates.js';
 import { foldedRegion, planView } from './fold-view.js';
 import { partContent, REMOVED_KIND, withContent } from './part-content.js';
 import type { FoldStep } from './plan-fold-steps.js';
@@ -105,26 +106,43 @@ export class CodeAwareCompaction {
       sha256 = this.cache.derived(originalText, 'sha256', () => sha256Hex(originalText), stringBytes);
       this.hashes.set(step.key, sha256);
     }
-    let text = originalText;
-    // Later blocks first, so earlier blocks' offsets stay valid.
-    for (const view of [...step.views].reverse()) {
-      const region = foldedRegion({
-        view,
-        plan: step.level === 'reference' ? this.referencePlan(view) : await this.planOf(view, originalText),
-        level: step.level,
-        // A reference shows no rows: nothing to look up.
-        keptRows: step.level === 'reference' ? NO_ROWS : this.keptRows(view, originalText),
-        recovery: this.config.logdir
-          ? `ollm recover ${sha256.slice(0, SHOWN_SHA_DIGITS)}`
-          : `not recoverable (no logdir), sha256 ${sha256.slice(0, SHOWN_SHA_DIGITS)}`,
-        ...(step.latestAt === undefined ? {} : { latestAt: step.latestAt }),
-      });
-      text = text.slice(0, view.before.length) + region + text.slice(text.length - view.after.length);
+    const recovery = this.config.logdir
+      ? `ollm recover ${sha256.slice(0, SHOWN_SHA_DIGITS)}`
+      : `not recoverable (no logdir), sha256 ${sha256.slice(0, SHOWN_SHA_DIGITS)}`;
+    const views: FoldInputs['views'][number][] = [];
+    const plans: FoldPlan[] = [];
+    for (const view of step.views) {
+      if (step.level === 'reference') {
+        // A reference reads no plan and shows no rows: nothing to parse or look up.
+        plans.push(this.referencePlan(view));
+        views.push({ view, plan: undefined, keptRows: NO_ROWS });
+      } else {
+        const plan = await this.planOf(view, originalText);
+        plans.push(plan);
+        views.push({ view, plan, keptRows: this.keptRows(view, originalText) });
+      }
     }
     const current = this.output[step.messageIndex]!;
-    const parts = [...current.parts];
-    parts[step.partIndex] = withContent(originalPart, text);
-    const candidate = withParts(current, parts);
+    const inputs: FoldInputs = { originalPart, partIndex: step.partIndex, level: step.level, recovery, latestAt: step.latestAt, views };
+    const candidate = foldedCandidate(current, inputs, () => {
+      let text = originalText;
+      // Later blocks first, so earlier blocks' offsets stay valid.
+      for (let index = views.length - 1; index >= 0; index -= 1) {
+        const { view, keptRows } = views[index]!;
+        const region = foldedRegion({
+          view,
+          plan: plans[index]!,
+          level: step.level,
+          keptRows,
+          recovery,
+          ...(step.latestAt === undefined ? {} : { latestAt: step.latestAt }),
+        });
+        text = text.slice(0, view.before.length) + region + text.slice(text.length - view.after.length);
+      }
+      const parts = [...current.parts];
+      parts[step.partIndex] = withContent(originalPart, text);
+      return withParts(current, parts);
+    });
     const saving = this.context.tokens.countMessage(current) - this.context.tokens.countMessage(candidate);
     if (saving < this.minimumSaving) return;
     this.output[step.messageIndex] = candidate;
