@@ -96,6 +96,7 @@ export {
   turnOf,
 } from './integrity/message-shape.js';
 export { findToolPairingProblem } from './integrity/tool-pairing.js';
+export { sameMessageObjects } from './integrity/messages-memo.js';
 
 // Host
 export type { CompactOptions } from './host/compact-with.js';

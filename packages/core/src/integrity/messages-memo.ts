@@ -11,14 +11,15 @@ export function messagesMemo<T>(compute: (messages: readonly Message[]) => T): (
   const known = new WeakMap<readonly Message[], { readonly elements: readonly Message[]; readonly value: T }>();
   return (messages) => {
     const entry = known.get(messages);
-    if (entry !== undefined && sameElements(entry.elements, messages)) return entry.value;
+    if (entry !== undefined && sameMessageObjects(entry.elements, messages)) return entry.value;
     const value = compute(messages);
     known.set(messages, { elements: [...messages], value });
     return value;
   };
 }
 
-function sameElements(a: readonly Message[], b: readonly Message[]): boolean {
+/** Whether two arrays hold the same message objects, in the same order (what a result read from messages depends on). */
+export function sameMessageObjects(a: readonly Message[], b: readonly Message[]): boolean {
   if (a.length !== b.length) return false;
   for (let index = 0; index < a.length; index += 1) if (a[index] !== b[index]) return false;
   return true;

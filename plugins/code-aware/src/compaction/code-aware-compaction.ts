@@ -110,28 +110,23 @@ export class CodeAwareCompaction {
       ? `ollm recover ${sha256.slice(0, SHOWN_SHA_DIGITS)}`
       : `not recoverable (no logdir), sha256 ${sha256.slice(0, SHOWN_SHA_DIGITS)}`;
     const views: FoldInputs['views'][number][] = [];
-    const plans: FoldPlan[] = [];
     for (const view of step.views) {
-      if (step.level === 'reference') {
-        // A reference reads no plan and shows no rows: nothing to parse or look up.
-        plans.push(this.referencePlan(view));
-        views.push({ view, plan: undefined, keptRows: NO_ROWS });
-      } else {
-        const plan = await this.planOf(view, originalText);
-        plans.push(plan);
-        views.push({ view, plan, keptRows: this.keptRows(view, originalText) });
-      }
+      // A reference reads no plan and shows no rows: nothing to parse or look up.
+      views.push(
+        step.level === 'reference'
+          ? { view, plan: this.referencePlan(view), keptRows: NO_ROWS }
+          : { view, plan: await this.planOf(view, originalText), keptRows: this.keptRows(view, originalText) },
+      );
     }
     const current = this.output[step.messageIndex]!;
     const inputs: FoldInputs = { originalPart, partIndex: step.partIndex, level: step.level, recovery, latestAt: step.latestAt, views };
     const candidate = foldedCandidate(current, inputs, () => {
       let text = originalText;
       // Later blocks first, so earlier blocks' offsets stay valid.
-      for (let index = views.length - 1; index >= 0; index -= 1) {
-        const { view, keptRows } = views[index]!;
+      for (const { view, plan, keptRows } of [...views].reverse()) {
         const region = foldedRegion({
           view,
-          plan: plans[index]!,
+          plan,
           level: step.level,
           keptRows,
           recovery,

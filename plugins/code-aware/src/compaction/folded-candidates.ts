@@ -9,8 +9,7 @@ export interface FoldInputs {
   readonly level: string;
   readonly recovery: string;
   readonly latestAt: number | undefined;
-  /** `plan` is undefined where the level reads none (a reference). */
-  readonly views: readonly { readonly view: CodeView; readonly plan: FoldPlan | undefined; readonly keptRows: ReadonlySet<number> }[];
+  readonly views: readonly { readonly view: CodeView; readonly plan: FoldPlan; readonly keptRows: ReadonlySet<number> }[];
 }
 
 /** Candidates remembered per message they edit; a few per message (one per part and level tried). */
@@ -40,6 +39,7 @@ function sameInputs(a: FoldInputs, b: FoldInputs): boolean {
   if (a.recovery !== b.recovery || a.latestAt !== b.latestAt || a.views.length !== b.views.length) return false;
   return a.views.every((view, index) => {
     const other = b.views[index]!;
-    return view.view === other.view && view.plan === other.plan && view.keptRows === other.keptRows;
+    // A reference reads no plan (it is made afresh each time): only the view and the rows count.
+    return view.view === other.view && (a.level === 'reference' || view.plan === other.plan) && view.keptRows === other.keptRows;
   });
 }

@@ -1,4 +1,4 @@
-import type { Message } from '@ollm/core';
+import { sameMessageObjects, type Message } from '@ollm/core';
 import type { CodeAwareCache } from '../cache/code-aware-cache.js';
 import type { CodeView } from '../views/code-view.js';
 import { LineReferences } from './line-references.js';
@@ -29,7 +29,7 @@ const RECENT_ENTRIES = 2;
 export function lineReferencesFor(messages: readonly Message[], views: ReadonlyMap<string, CodeView>, cache: CodeAwareCache): LineReferences {
   const viewKeys = [...views.keys()].join(' ');
   const matches = (entry: Known | undefined): entry is Known =>
-    entry !== undefined && entry.cache === cache && entry.viewKeys === viewKeys && sameElements(entry.messages, messages);
+    entry !== undefined && entry.cache === cache && entry.viewKeys === viewKeys && sameMessageObjects(entry.messages, messages);
   const entry = known.get(messages);
   if (matches(entry)) return entry.references;
   const other = recent.find(matches);
@@ -42,10 +42,4 @@ export function lineReferencesFor(messages: readonly Message[], views: ReadonlyM
   recent.unshift(made);
   recent.length = Math.min(recent.length, RECENT_ENTRIES);
   return made.references;
-}
-
-function sameElements(a: readonly Message[], b: readonly Message[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let index = 0; index < a.length; index += 1) if (a[index] !== b[index]) return false;
-  return true;
 }
