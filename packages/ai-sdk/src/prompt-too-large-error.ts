@@ -1,3 +1,4 @@
+import { formatInteger } from '@ollm/core';
 import { ContextOverflowError } from '@ollm/runtime';
 
 /**
@@ -28,7 +29,7 @@ export class PromptTooLargeError extends ContextOverflowError {
       ...(input.messageIndex !== undefined ? { messageId: `m${input.messageIndex}` } : {}),
       ...(input.messageTokens !== undefined ? { messageTokens: input.messageTokens } : {}),
     });
-    const format = (value: number) => value.toLocaleString('en-US');
+    const format = formatInteger;
     const room =
       `the call has room for ${format(Math.max(0, input.requestLimit))}: contextSize ${format(input.contextSize)} less ${format(input.replyReserve)} for the reply` +
       ` (maxOutputTokens, else replyReserve)${input.toolTokens > 0 ? ` and ${format(input.toolTokens)} for the tool definitions` : ''}`;

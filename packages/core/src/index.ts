@@ -60,6 +60,7 @@ export { runModelCall } from './model/model-call.js';
 export { CANONICAL_FORM_VERSION, canonicalJson, canonicalMessage } from './digest/canonical-form.js';
 export { computeSourceDigest, sha256Hex } from './digest/source-digest.js';
 export { nestsDeeperThan } from './json/nests-deeper-than.js';
+export { formatInteger } from './text/format-integer.js';
 export type { RemovedEntry, SavedContent } from './recovery/recovery-store.js';
 export { RECOVERY_FOLDER, REDACTED_MARKER_SUFFIX, readRemovedContent, readRemovedEntry, saveRemovedContent } from './recovery/recovery-store.js';
 

@@ -1,3 +1,4 @@
+import { formatInteger } from '@ollm/core';
 import { ContextOverflowError } from '@ollm/runtime';
 
 /**
@@ -14,7 +15,7 @@ export class RequestTooLargeError extends ContextOverflowError {
   constructor(input: { requestTokens: number; contextSize: number; replyReserve: number; toolTokens: number }) {
     const requestLimit = input.contextSize - input.replyReserve - input.toolTokens;
     super({ requestTokens: input.requestTokens, requestLimit, contextSize: input.contextSize, replyReserve: input.replyReserve });
-    const format = (value: number) => value.toLocaleString('en-US');
+    const format = formatInteger;
     const room =
       `the call has room for ${format(Math.max(0, requestLimit))}: contextSize ${format(input.contextSize)} less ${format(input.replyReserve)} for the reply` +
       ` (replyReserve, else the model's maxTokens)${input.toolTokens > 0 ? ` and ${format(input.toolTokens)} for the tool definitions` : ''}`;

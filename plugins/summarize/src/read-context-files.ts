@@ -1,6 +1,6 @@
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
-import { tokenPrefix, type TokenCounting } from '@ollm/core';
+import { formatInteger, tokenPrefix, type TokenCounting } from '@ollm/core';
 
 export interface ContextFile {
   readonly path: string;
@@ -23,8 +23,7 @@ export interface ContextFilesRead {
 export const MAXIMUM_CONTEXT_FILE_BYTES = 1024 * 1024;
 
 // Made on first use: a number format loads its locale's data (~15 ms) when built.
-let byteFormat: Intl.NumberFormat | undefined;
-const formatBytes = (value: number): string => (byteFormat ??= new Intl.NumberFormat('en-US')).format(value);
+const formatBytes = formatInteger;
 
 /**
  * Reads the files a RESUME names, relative to `workspace`, each cut to `maxTokens`. A path that

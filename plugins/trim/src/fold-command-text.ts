@@ -1,4 +1,4 @@
-import type { TokenCounting } from '@ollm/core';
+import { formatInteger, type TokenCounting } from '@ollm/core';
 import { countingOwner } from './counting-owner.js';
 import { PLACEHOLDER_PREFIX, SHA_PREFIX_LENGTH, shortenLine } from './tool-result-placeholder.js';
 import type { RecordedRemoval } from './trim-workspace.js';
@@ -48,7 +48,7 @@ function render(input: FoldCommandTextInput, removedTokens: number): string {
   // A final newline ends the last line; it does not start another.
   const count = input.text.endsWith('\n') ? lines.length - 1 : lines.length;
   const lineCount = count > 1 ? ` (${count} lines)` : '';
-  const note = `${FOLD_NOTE_PREFIX} ${removedTokens.toLocaleString('en-US')} tokens of this ${input.label} folded${lineCount}; ${recovery}`;
+  const note = `${FOLD_NOTE_PREFIX} ${formatInteger(removedTokens)} tokens of this ${input.label} folded${lineCount}; ${recovery}`;
   return [shortenLine(lines[0]!, input.lineCharacters), note, ...tail.map((line) => shortenLine(line, input.lineCharacters))].join('\n');
 }
 

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { InvalidArgumentError, isPipelineProvider, providerUsesModel, type Logger } from '@ollm/core';
+import { formatInteger, InvalidArgumentError, isPipelineProvider, providerUsesModel, type Logger } from '@ollm/core';
 import { createOllamaModel } from '@ollm/model-ollama';
 import { createOpenAIModel, LOCAL_API_KEY } from '@ollm/model-openai';
 import { loadConfig } from '@ollm/runtime';
@@ -171,7 +171,7 @@ function wholeNumber(flag: string, text: string, minimum: number, maximum: numbe
   if (text.trim() === '' || !Number.isInteger(value) || value < minimum || value > maximum) {
     throw new InvalidArgumentError({
       argument: flag,
-      message: `Invalid --${flag} "${text}": use a whole number from ${minimum} to ${maximum.toLocaleString('en-US')}.`,
+      message: `Invalid --${flag} "${text}": use a whole number from ${minimum} to ${formatInteger(maximum)}.`,
     });
   }
   return value;

@@ -1,11 +1,5 @@
-// Fixed locale so output (and tests) read the same on every machine: 17,837. Made on first use:
-// building a number format loads the locale's data, ~15 ms of every start otherwise.
-let integerFormat: Intl.NumberFormat | undefined;
-
-export function formatInteger(value: number): string {
-  integerFormat ??= new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
-  return integerFormat.format(value);
-}
+// Output reads the same on every machine and locale (17,837), and no run loads Intl's locale data for it.
+export { formatInteger } from '@ollm/core';
 
 /** Signed change from `before` to `after`, one decimal: `-50.0%`, `+0.0%`. */
 export function formatChange(before: number, after: number): string {

@@ -1,4 +1,4 @@
-import { OllmError } from '@ollm/core';
+import { formatInteger, OllmError } from '@ollm/core';
 
 const marker = 'ollm.error.context-overflow';
 const symbol = Symbol.for(marker);
@@ -21,7 +21,7 @@ export class ContextOverflowError extends OllmError {
   readonly messageTokens: number | undefined;
 
   constructor(input: { requestTokens: number; requestLimit: number; contextSize: number; replyReserve: number; messageId?: string; messageTokens?: number }) {
-    const format = (value: number) => value.toLocaleString('en-US');
+    const format = formatInteger;
     const window = `the window holds ${format(input.requestLimit)} (${format(input.contextSize)} less ${format(input.replyReserve)} kept for the reply)`;
     const cause =
       input.messageTokens !== undefined

@@ -1,4 +1,5 @@
 import {
+  formatInteger,
   InvalidTranscriptError,
   providerUsesModel,
   readRemovedEntry,
@@ -150,7 +151,7 @@ export class RequestCompactor {
     const tokensBefore = tokens.countMessages(read.messages);
     if (tokensBefore <= localBudget) return { report: { ...base, ...unchanged(tokensBefore), newSpanTokens: tokensBefore } };
     if (budget <= 0) {
-      const asked = request.replyLimit !== undefined ? `the reply limit the request sets (${request.replyLimit.toLocaleString('en-US')})` : 'the reply reserve';
+      const asked = request.replyLimit !== undefined ? `the reply limit the request sets (${formatInteger(request.replyLimit)})` : 'the reply reserve';
       throw requestTooLarge({ ...base, tokens: tokensBefore, reason: `${asked}${toolsTokens > 0 ? ' and the tools' : ''} leave no room for messages` });
     }
 
@@ -211,7 +212,7 @@ export class RequestCompactor {
       if (!this.#warnedReserve.has(model)) {
         this.#warnedReserve.add(model);
         this.#options.logger.warn(
-          `--reply-reserve ${configured.toLocaleString('en-US')} is over half the ${window.toLocaleString('en-US')}-token window of ${model}; ${half.toLocaleString('en-US')} is kept for its replies`,
+          `--reply-reserve ${formatInteger(configured)} is over half the ${formatInteger(window)}-token window of ${model}; ${formatInteger(half)} is kept for its replies`,
         );
       }
       return half;

@@ -1,3 +1,4 @@
+import { formatInteger } from '@ollm/core';
 import { ProxyError } from '../upstream/upstream-errors.js';
 
 /**
@@ -15,7 +16,7 @@ export function requestTooLarge(details: {
   readonly reason: string;
 }): ProxyError {
   const { model, window, reserve, budget, tokens, after, reason, toolsTokens = 0 } = details;
-  const count = (value: number) => value.toLocaleString('en-US');
+  const count = formatInteger;
   const left = after === undefined ? '' : `, ${count(after)} after compaction`;
   return new ProxyError({
     message:

@@ -1,3 +1,4 @@
+import { formatInteger } from '@ollm/core';
 import type { RequestReport } from '../compaction/request-compactor.js';
 
 /** The response header that says what the proxy did to the request. */
@@ -41,7 +42,7 @@ export function contextHeader(report: RequestReport): string {
 
 /** The log line for a request the proxy changed (or could not read); undefined for one sent as it came. */
 export function contextLogLine(method: string, path: string, report: RequestReport, timeMs: number): string | undefined {
-  const count = (value: number) => value.toLocaleString('en-US');
+  const count = formatInteger;
   const head = `ollm serve: ${method} ${path} ${report.model}`;
   if (report.action === 'unread') return `${head}: sent as it came (ollm could not read it: ${report.note ?? 'unknown'})`;
   if (report.action === 'fits') return undefined;

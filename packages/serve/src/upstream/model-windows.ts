@@ -1,4 +1,4 @@
-import { errorCode, FALLBACK_MODEL_CONTEXT_TOKENS, ModelUnavailableError, type LanguageModel, type Logger } from '@ollm/core';
+import { formatInteger, errorCode, FALLBACK_MODEL_CONTEXT_TOKENS, ModelUnavailableError, type LanguageModel, type Logger } from '@ollm/core';
 import { createOllamaModel } from '@ollm/model-ollama';
 import { createOpenAIModel, LOCAL_API_KEY } from '@ollm/model-openai';
 import type { Upstream } from './upstream.js';
@@ -79,12 +79,12 @@ export class ModelWindows {
       // An upstream that cannot be reached fails the request (502); nothing is learnt or kept.
       if (ModelUnavailableError.isInstance(error)) throw upstreamUnavailable(upstream.display, { code: errorCode(error.cause) });
       logger.warn(
-        `ollm serve: could not learn the window of ${model} from ${upstream.display} (${error instanceof Error ? error.message : String(error)}); assuming ${FALLBACK_MODEL_CONTEXT_TOKENS.toLocaleString('en-US')} tokens (set --window)`,
+        `ollm serve: could not learn the window of ${model} from ${upstream.display} (${error instanceof Error ? error.message : String(error)}); assuming ${formatInteger(FALLBACK_MODEL_CONTEXT_TOKENS)} tokens (set --window)`,
       );
       return { tokens: FALLBACK_MODEL_CONTEXT_TOKENS, source: 'fallback' };
     }
     logger.warn(
-      `ollm serve: ${upstream.display} does not say how large the window of ${model} is; assuming ${FALLBACK_MODEL_CONTEXT_TOKENS.toLocaleString('en-US')} tokens (set --window)`,
+      `ollm serve: ${upstream.display} does not say how large the window of ${model} is; assuming ${formatInteger(FALLBACK_MODEL_CONTEXT_TOKENS)} tokens (set --window)`,
     );
     return { tokens: FALLBACK_MODEL_CONTEXT_TOKENS, source: 'fallback' };
   }

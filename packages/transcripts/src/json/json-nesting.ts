@@ -1,4 +1,4 @@
-import { nestsDeeperThan } from '@ollm/core';
+import { formatInteger, nestsDeeperThan } from '@ollm/core';
 import { invalidTranscript } from '../validation/invalid-transcript.js';
 import { lineAndColumn } from './find-json-syntax-error.js';
 
@@ -18,7 +18,7 @@ export function checkJsonNesting(value: unknown, text: string, file: string, fir
   throw invalidTranscript(
     file,
     `line ${line + firstLine - 1}, column ${column}`,
-    `JSON nested deeper than ${MAX_JSON_NESTING.toLocaleString('en-US')} levels (the limit for a transcript)`,
+    `JSON nested deeper than ${formatInteger(MAX_JSON_NESTING)} levels (the limit for a transcript)`,
   );
 }
 

@@ -1,3 +1,4 @@
+import { formatInteger } from '@ollm/core';
 import { invalidTranscript } from './invalid-transcript.js';
 
 /**
@@ -21,5 +22,5 @@ export function transcriptTooLarge(file: string, size: number, cause?: unknown) 
 function formatSize(size: number): string {
   const [unit, scale] = size >= 2 ** 30 ? ['GiB', 2 ** 30] : ['MiB', 2 ** 20];
   const shown = `${Number((size / scale).toFixed(1))} ${unit}`;
-  return shown === LIMIT_SHOWN ? `${size.toLocaleString('en-US')} bytes` : shown;
+  return shown === LIMIT_SHOWN ? `${formatInteger(size)} bytes` : shown;
 }
