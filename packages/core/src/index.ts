@@ -26,7 +26,7 @@ export type { ContentTokenCacheLimits } from './tokens/content-token-cache.js';
 export { ContentTokenCache, DEFAULT_CONTENT_TOKEN_CACHE_LIMITS, sharedContentTokenCache } from './tokens/content-token-cache.js';
 export type { TokenCounterOptions } from './tokens/token-counter.js';
 export { MESSAGE_OVERHEAD_TOKENS, TOOL_CALL_OVERHEAD_TOKENS, TokenCounter } from './tokens/token-counter.js';
-export { countTextUpTo, type TokenCounting } from './tokens/token-counting.js';
+export { cannotExceedTokens, countTextUpTo, type TokenCounting } from './tokens/token-counting.js';
 export { TokenLedger } from './tokens/token-ledger.js';
 
 // The provider spec: v2, and v1 as first shipped (hosts take both)

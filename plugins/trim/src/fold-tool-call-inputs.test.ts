@@ -84,6 +84,25 @@ describe('foldToolCallInputs (phase 3)', () => {
     expect(workspace.removed.map((entry) => entry.messageId)).toEqual(['m4', 'm2', 'm6']);
   });
 
+  it('counts a call of fewer characters than the threshold whose characters are several tokens each', () => {
+    // 'ꙮ' is three tokens in o200k: these lines are over the threshold in tokens, under it in characters.
+    const wide = Array.from({ length: 9 }, () => 'ꙮ'.repeat(36)).join('\n');
+    const messages = new ConversationBuilder()
+      .system('You are a coding agent.')
+      .user('Fix it.')
+      .toolRound(wide, 'OK')
+      .toolRound('ls', 'a.py')
+      .toolRound('ls', 'b.py')
+      .toolRound('ls', 'c.py')
+      .build();
+    const raw = rawToolCallInput(callOf(messages[2]!));
+    expect(raw.length).toBeLessThanOrEqual(options.threshold);
+    expect(tokens.countText(raw)).toBeGreaterThan(options.threshold);
+    const workspace = new TrimWorkspace(messages, tokens, undefined, 10);
+    expect(foldToolCallInputs(workspace, options)).toBe(1);
+    expect(workspace.removed.map((entry) => `${entry.messageId}:${entry.kind}`)).toEqual(['m2:tool-call-input']);
+  });
+
   it('saves the raw arguments byte for byte', () => {
     const logdir = mkdtempSync(join(tmpdir(), 'trim-calls-'));
     const messages = conversation();

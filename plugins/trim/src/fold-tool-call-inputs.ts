@@ -1,4 +1,4 @@
-import { withParts } from '@ollm/core';
+import { cannotExceedTokens, withParts } from '@ollm/core';
 import { foldToolCall, isFoldedToolCall, MINIMUM_FOLD_SAVING, rawToolCallInput } from './fold-tool-call.js';
 import type { TrimWorkspace } from './trim-workspace.js';
 
@@ -33,8 +33,8 @@ export function foldToolCallInputs(workspace: TrimWorkspace, options: FoldToolCa
     message.parts.forEach((part, partIndex) => {
       if (part.type !== 'tool-call') return;
       const raw = rawToolCallInput(part);
-      // A token is at least one character, so a shorter string cannot be over the threshold: no need to count it.
-      if (raw.length <= options.threshold || isFoldedToolCall(part)) return;
+      // A token is at least one byte: a call of fewer bytes cannot be over the threshold, no need to count it.
+      if (cannotExceedTokens(raw, options.threshold) || isFoldedToolCall(part)) return;
       const tokens = workspace.countToolCallInput(part, raw);
       if (tokens > options.threshold) candidates.push({ messageIndex, partIndex, tokens });
     });

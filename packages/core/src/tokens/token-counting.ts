@@ -27,3 +27,13 @@ export interface TokenCounting {
 export function countTextUpTo(tokens: TokenCounting, text: string, limit: number): number {
   return tokens.countTextUpTo ? tokens.countTextUpTo(text, limit) : tokens.countText(text);
 }
+
+/**
+ * True when `text` cannot have more than `limit` tokens, known without counting: every token is
+ * at least one byte of the text's UTF-8, so a text of at most `limit` bytes has at most `limit`
+ * tokens. (Not characters: one character can be three tokens, `ꙮ` in o200k.) False says nothing.
+ */
+export function cannotExceedTokens(text: string, limit: number): boolean {
+  // A UTF-16 unit is at most three UTF-8 bytes: most short texts are decided without measuring.
+  return text.length * 3 <= limit || (text.length <= limit && Buffer.byteLength(text, 'utf8') <= limit);
+}

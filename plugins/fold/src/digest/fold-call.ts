@@ -1,4 +1,4 @@
-import { countTextUpTo, type TokenCounting, type ToolCallPart } from '@ollm/core';
+import { cannotExceedTokens, countTextUpTo, type TokenCounting, type ToolCallPart } from '@ollm/core';
 import { extractIdentifiers } from '../identifiers/extract-identifiers.js';
 import { NO_MEMO, type TextMemo } from '../cache/text-memo.js';
 import type { NameLister } from './name-list.js';
@@ -75,7 +75,8 @@ export function foldCall(
 ): ToolCallPart | undefined {
   let changed = false;
   const fold = (text: string): string | undefined => {
-    // Only whether it is over: a long argument is counted as far as `minTokens`, not to its end.
+    // Only whether it is over: a short argument is not counted at all, a long one as far as `minTokens`.
+    if (cannotExceedTokens(text, options.minTokens)) return undefined;
     if (!memo.of(`over ${options.minTokens}`, text, (value) => countTextUpTo(tokens, value, options.minTokens) > options.minTokens)) return undefined;
     changed = true;
     return foldString(text, tag, names, options, memo);
