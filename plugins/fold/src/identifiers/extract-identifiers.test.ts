@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { coveredNames, extractIdentifiers } from './extract-identifiers.js';
+import { listFixtureFiles, loadFixtureConversations } from '@ollm/provider-conformance';
+import { IDENTIFIER_PATTERNS, MIN_IDENTIFIER_LENGTH, coveredNames, extractIdentifiers } from './extract-identifiers.js';
+import { visibleText } from './visible-text.js';
 
 describe('extractIdentifiers', () => {
   it('finds paths, snake_case, camelCase, PascalCase with an inner capital and error names, each once', () => {
@@ -66,6 +68,46 @@ describe('coveredNames', () => {
         expect(coveredNames(names)).toEqual(naive(names));
       }),
       { numRuns: 500 },
+    );
+  });
+});
+
+/** Each pattern over the whole text, in order, as the names were read before runs: what the one pass must give. */
+function namesPatternByPattern(text: string): [string, string][] {
+  const found = new Map<string, string>();
+  for (const { pattern, kind, name } of IDENTIFIER_PATTERNS) {
+    for (const match of text.matchAll(pattern)) {
+      const value = name(match);
+      if (value !== undefined && value.length >= MIN_IDENTIFIER_LENGTH && !found.has(value)) found.set(value, kind);
+    }
+  }
+  return [...found];
+}
+
+describe('extractIdentifiers reads runs as the patterns read the whole text', () => {
+  it('gives the same names, kinds and order on every text of the real transcripts', async () => {
+    const files = listFixtureFiles('all');
+    expect(files.length).toBeGreaterThan(0);
+    let texts = 0;
+    for (const { messages } of (await Promise.all(files.map(loadFixtureConversations))).flat()) {
+      for (const message of messages) {
+        const text = visibleText(message);
+        expect([...extractIdentifiers(text)]).toEqual(namesPatternByPattern(text));
+        texts++;
+      }
+    }
+    expect(texts).toBeGreaterThan(100);
+  });
+
+  it('gives the same names, kinds and order on any text', () => {
+    // Every character the patterns treat apart, and some they never match.
+    const alphabet = [...'aAzZbB09_-./\\":  \n\t,;()[]@éꙮ', 'Error', 'Exception', 'Warning', 'Failure', '.py', '.json', 'URL', 'Field', 'http://', '__'];
+    const text = fc.array(fc.constantFrom(...alphabet), { maxLength: 80 }).map((pieces) => pieces.join(''));
+    fc.assert(
+      fc.property(text, (value) => {
+        expect([...extractIdentifiers(value)]).toEqual(namesPatternByPattern(value));
+      }),
+      { numRuns: 5000 },
     );
   });
 });

@@ -19,35 +19,113 @@ const UNDERSCORED = /(?<![A-Za-z0-9_])_+[A-Za-z][A-Za-z0-9]+_*(?![A-Za-z0-9_])/g
 /** An acronym before a word: `URLField`, `HTTPResponse`. */
 const ACRONYM_WORD = /(?<!\\)\b[A-Z]{2,}[a-z]{2,}[A-Za-z0-9]*\b/g;
 
-/** Shorter than this, a name carries too little to be worth a token. */
-const MIN_LENGTH = 3;
-
 /** Paths made only of dots and slashes, URLs' `//` and version-like `1.2/3` are not file paths. */
 function isPathLike(text: string): boolean {
   if (!/[A-Za-z]/.test(text) || text.includes('//')) return false;
   return text.split('/').filter((segment) => segment.length > 0).length >= 2;
 }
 
-/** Every identifier in `text`, in order of first appearance, each once, with its kind. */
+// What a run must hold for a pattern to match in it (see `extractIdentifiers`): most words hold none.
+const HAS_SLASH = 1;
+const HAS_DOT = 2;
+const HAS_UPPER = 4;
+const HAS_QUOTE = 8;
+const HAS_UNDERSCORE = 16;
+
+/** Per character code below 128: 0 outside a run, else 32 plus the flags it sets. */
+const RUN_CHARACTER = new Uint8Array(128);
+const IN_RUN = 32;
+for (const character of 'abcdefghijklmnopqrstuvwxyz0123456789-\\') RUN_CHARACTER[character.charCodeAt(0)] = IN_RUN;
+for (const character of 'ABCDEFGHIJKLMNOPQRSTUVWXYZ') RUN_CHARACTER[character.charCodeAt(0)] = IN_RUN | HAS_UPPER;
+RUN_CHARACTER['/'.charCodeAt(0)] = IN_RUN | HAS_SLASH;
+RUN_CHARACTER['.'.charCodeAt(0)] = IN_RUN | HAS_DOT;
+RUN_CHARACTER['"'.charCodeAt(0)] = IN_RUN | HAS_QUOTE;
+RUN_CHARACTER['_'.charCodeAt(0)] = IN_RUN | HAS_UNDERSCORE;
+
+export interface IdentifierPattern {
+  /** Global: matched with `exec` from `lastIndex` 0. */
+  readonly pattern: RegExp;
+  readonly kind: IdentifierKind;
+  /** The name a match gives, if any (all-caps constants such as `DEFAULT_DB_ALIAS` are names too). */
+  readonly name: (match: RegExpExecArray) => string | undefined;
+  /** The flags a run must hold for the pattern to match in it. */
+  readonly needs: number;
+}
+
+const whole = (match: RegExpExecArray): string => match[0];
+
+/** The patterns in the order their names are added: the first kind found for a name is kept. */
+export const IDENTIFIER_PATTERNS: readonly IdentifierPattern[] = [
+  {
+    pattern: PATH,
+    kind: 'path',
+    name: (match) => {
+      const path = match[0].replace(/[.:]+$/, '');
+      return isPathLike(path) ? path : undefined;
+    },
+    needs: HAS_SLASH,
+  },
+  { pattern: FILE_NAME, kind: 'path', name: whole, needs: HAS_DOT },
+  { pattern: ERROR_NAME, kind: 'error', name: whole, needs: HAS_UPPER },
+  { pattern: QUOTED_ID, kind: 'id', name: (match) => (/[A-Z]/.test(match[1]!) ? match[1] : undefined), needs: HAS_QUOTE },
+  { pattern: SNAKE, kind: 'code', name: whole, needs: HAS_UNDERSCORE },
+  { pattern: UNDERSCORED, kind: 'code', name: whole, needs: HAS_UNDERSCORE },
+  { pattern: CAMEL, kind: 'code', name: whole, needs: HAS_UPPER },
+  { pattern: PASCAL, kind: 'code', name: whole, needs: HAS_UPPER },
+  { pattern: ACRONYM_WORD, kind: 'code', name: whole, needs: HAS_UPPER },
+];
+
+/** Shorter than this, a name carries too little to be worth a token. */
+export const MIN_IDENTIFIER_LENGTH = 3;
+
+/**
+ * Every identifier in `text`, each once, with its kind: the paths in order of appearance, then
+ * the file names, the error names, the quoted ids and the code names (each pattern's in order).
+ *
+ * Read in one pass: every match of every pattern lies inside one run of the characters
+ * `[A-Za-z0-9_.\-/\\"]`, and what the patterns look at around a match (`\b`, the lookbehinds,
+ * the lookahead) reads a character outside a run as it reads the text's edge. So each pattern
+ * finds in the runs, one after another, what it finds in the whole text; and a run is read only
+ * by the patterns whose characters it holds (a run of lower-case letters and digits matches none).
+ */
 export function extractIdentifiers(text: string): Map<string, IdentifierKind> {
-  const found = new Map<string, IdentifierKind>();
-  const add = (name: string, kind: IdentifierKind): void => {
-    if (name.length >= MIN_LENGTH && !found.has(name)) found.set(name, kind);
-  };
-  for (const match of text.matchAll(PATH)) {
-    const path = match[0].replace(/[.:]+$/, '');
-    if (isPathLike(path)) add(path, 'path');
-  }
-  for (const match of text.matchAll(FILE_NAME)) add(match[0], 'path');
-  for (const match of text.matchAll(ERROR_NAME)) add(match[0], 'error');
-  for (const match of text.matchAll(QUOTED_ID)) if (/[A-Z]/.test(match[1]!)) add(match[1]!, 'id');
-  for (const pattern of [SNAKE, UNDERSCORED, CAMEL, PASCAL, ACRONYM_WORD]) {
-    for (const match of text.matchAll(pattern)) {
-      // All-caps constants (`DEFAULT_DB_ALIAS`) are kept; bare `__init__`-style dunders are too short to matter.
-      add(match[0], 'code');
+  const matches: string[][] = IDENTIFIER_PATTERNS.map(() => []);
+  const length = text.length;
+  let start = -1;
+  let flags = 0;
+  for (let position = 0; position <= length; position++) {
+    const code = position < length ? text.charCodeAt(position) : 0;
+    const character = code < 128 ? RUN_CHARACTER[code]! : 0;
+    if (character !== 0) {
+      if (start === -1) start = position;
+      flags |= character;
+      continue;
     }
+    if (start === -1) continue;
+    if (position - start >= MIN_IDENTIFIER_LENGTH && (flags & ~IN_RUN) !== 0) collectRun(text.slice(start, position), flags, matches);
+    start = -1;
+    flags = 0;
+  }
+  const found = new Map<string, IdentifierKind>();
+  for (let index = 0; index < IDENTIFIER_PATTERNS.length; index++) {
+    const { kind } = IDENTIFIER_PATTERNS[index]!;
+    for (const name of matches[index]!) if (name.length >= MIN_IDENTIFIER_LENGTH && !found.has(name)) found.set(name, kind);
   }
   return found;
+}
+
+/** What each pattern finds in one run, added to its list. */
+function collectRun(run: string, flags: number, matches: string[][]): void {
+  for (let index = 0; index < IDENTIFIER_PATTERNS.length; index++) {
+    const { pattern, name, needs } = IDENTIFIER_PATTERNS[index]!;
+    if ((flags & needs) !== needs) continue;
+    const into = matches[index]!;
+    pattern.lastIndex = 0;
+    for (let match = pattern.exec(run); match !== null; match = pattern.exec(run)) {
+      const found = name(match);
+      if (found !== undefined) into.push(found);
+    }
+  }
 }
 
 /**
