@@ -1,13 +1,14 @@
-import { isCheckpointMessage, withParts, type Message, type TokenCounting } from '@ollm/core';
+import { cannotExceedTokens, isCheckpointMessage, withParts, type Message, type TokenCounting, type ToolCallPart } from '@ollm/core';
 import { countingIdentity, type CountingIdentity } from './cache/counting-identity.js';
 import { cachedCount, cachedListedName, cachedNameCost, foldCaches } from './cache/fold-caches.js';
 import { messageFacts, type MessageFacts } from './cache/message-facts.js';
-import { referenceTag, type FoldedPiece } from './digest/reference.js';
+import { isFoldText, referenceTag, type FoldedPiece } from './digest/reference.js';
 import { namesListTokens, type NameFollower } from './digest/names-list-tokens.js';
 import { GLOSSARY_LEAD, RUN_NAMES_LEAD, describeActionList, glossaryText, runDigestHead, runDigestText } from './digest/run-digest.js';
 import { savedFormPiece } from './digest/saved-form.js';
 import { coveredNames } from './identifiers/extract-identifiers.js';
 import { NameIndex } from './identifiers/name-index.js';
+import { BestFirst } from './steps/best-first.js';
 import type { FoldedTurn, FoldLevel } from './turns/fold-turn.js';
 import { splitTurns, type Turn } from './turns/split-turns.js';
 import { TurnEntry, type RenderContext } from './turns/turn-entry.js';
@@ -357,33 +358,93 @@ class FoldState {
   }
 }
 
-/** The steps in the order a careful engineer gives things up; see docs/plugins/fold.md. */
-function plannedSteps(state: FoldState, keepRecent: number, withLimit: boolean): Step[] {
+/** Steps in order, each worked out when first read: how far folding goes is known only as it goes. */
+interface StepSequence {
+  readonly length: number;
+  at(position: number): Step;
+}
+
+/** False when no argument of the call can be over `minTokens`, so level 2 leaves the call as it is (see `foldCall`). */
+function mayFoldCall(part: ToolCallPart, minTokens: number): boolean {
+  const mayBeLong = (value: unknown): boolean => {
+    if (typeof value === 'string') return !cannotExceedTokens(value, minTokens);
+    if (Array.isArray(value)) return value.some(mayBeLong);
+    if (value !== null && typeof value === 'object') return Object.values(value).some(mayBeLong);
+    return false;
+  };
+  const parsed = part.input !== undefined && part.input !== null && typeof part.input === 'object';
+  return parsed ? mayBeLong(part.input) : part.rawInput !== undefined && mayBeLong(part.rawInput);
+}
+
+/**
+ * Tokens level 2 can save in `turn` at most: those of the parts it may fold (outputs over
+ * `minOutputTokens`, calls), with core's counter, whose messages cost their parts; otherwise the
+ * saving itself.
+ */
+function savingBound(state: FoldState, turn: number, exact: () => number): number {
+  if (!state.identity.exactSegments) return exact();
+  const { tokens, options } = state.context;
+  let bound = 0;
+  for (const position of state.turns[turn]!.positions) {
+    for (const part of state.messages[position]!.parts) {
+      if (part.type === 'tool-call') bound += mayFoldCall(part, options.minCallTokens) ? tokens.countPartText(part) : 0;
+      else if (part.type === 'tool-result' && !isFoldText(part.output) && tokens.countText(part.output) > options.minOutputTokens)
+        bound += tokens.countPartText(part);
+    }
+  }
+  return bound;
+}
+
+/**
+ * The steps in the order a careful engineer gives things up; see docs/plugins/fold.md. Tool
+ * outputs go to digests by tokens saved per name mentioned again later, most first: a turn's
+ * digests are rendered only when its saving could be the next (`BestFirst`), so a budget met
+ * after a few digests renders a few, not every old turn's.
+ */
+function plannedSteps(state: FoldState, keepRecent: number, withLimit: boolean): StepSequence {
   const editable = state.turns.map((turn, index) => ({ turn, index })).filter(({ turn }) => !turn.fixed);
   const recent = editable.slice(Math.max(0, editable.length - keepRecent)).map(({ index }) => index);
   const old = editable.slice(0, Math.max(0, editable.length - keepRecent)).map(({ index }) => index);
-  const steps: Step[] = old.map((turn) => ({ turn, level: 1 }));
 
-  // Tool outputs to digests: the most tokens saved per name the agent mentions again later, first.
   const referredLater = (turn: number): number => {
     const last = state.turns[turn]!.positions.at(-1)!;
     let count = 0;
     for (const id of state.nameIdsOf(turn)) if (state.context.index.mentionedAfterId(id, last)) count++;
     return count;
   };
-  const byValue = old
-    .map((turn) => ({ turn, saved: state.cost(turn, 1) - state.cost(turn, 2), refs: referredLater(turn) }))
-    .sort((a, b) => b.saved / (1 + b.refs) - a.saved / (1 + a.refs) || a.turn - b.turn);
-  steps.push(...byValue.map(({ turn }) => ({ turn, level: 2 as FoldLevel, withNames: true })));
-  if (!withLimit) return steps;
+  const candidates = old.map((turn) => ({ turn, refs: referredLater(turn) }));
+  const saved = (turn: number): number => state.cost(turn, 1) - state.cost(turn, 2);
+  const byValue = new BestFirst(
+    candidates,
+    ({ turn, refs }) => savingBound(state, turn, () => saved(turn)) / (1 + refs),
+    ({ turn, refs }) => saved(turn) / (1 + refs),
+    ({ turn }) => turn,
+  );
 
-  steps.push(...old.map((turn) => ({ turn, level: 3 as FoldLevel, withNames: true })));
-  steps.push(...old.map((turn) => ({ turn, level: 4 as FoldLevel, withNames: true })));
-  steps.push(...recent.map((turn) => ({ turn, level: 2 as FoldLevel, withNames: true })));
-  steps.push(...recent.map((turn) => ({ turn, level: 3 as FoldLevel })));
-  // Last resort, when the system and user messages leave almost nothing: the newest turns go too.
-  steps.push(...recent.map((turn) => ({ turn, level: 4 as FoldLevel })));
-  return steps;
+  function* order(): Generator<Step> {
+    for (const turn of old) yield { turn, level: 1 };
+    for (let next = byValue.next(); next !== undefined; next = byValue.next()) yield { turn: next.turn, level: 2, withNames: true };
+    if (!withLimit) return;
+    for (const turn of old) yield { turn, level: 3, withNames: true };
+    for (const turn of old) yield { turn, level: 4, withNames: true };
+    for (const turn of recent) yield { turn, level: 2, withNames: true };
+    for (const turn of recent) yield { turn, level: 3 };
+    // Last resort, when the system and user messages leave almost nothing: the newest turns go too.
+    for (const turn of recent) yield { turn, level: 4 };
+  }
+  const steps = order();
+  const read: Step[] = [];
+  return {
+    length: 2 * old.length + (withLimit ? 2 * old.length + 3 * recent.length : 0),
+    at(position) {
+      while (read.length <= position) {
+        const step = steps.next();
+        if (step.done) throw new RangeError(`fold: no step ${position} (${read.length} planned)`);
+        read.push(step.value);
+      }
+      return read[position]!;
+    },
+  };
 }
 
 /** True when the turns before and after `run` are user turns: dropping the run outright would join them. */
@@ -525,12 +586,12 @@ export function foldConversation(
   let assembly: Assembly | undefined;
   for (;;) {
     if (limit === undefined) {
-      for (; next < steps.length; next++) state.apply(steps[next]!);
+      for (; next < steps.length; next++) state.apply(steps.at(next));
     } else {
       // Folding goes on until the names the folded turns held fit too, but for at most a share of the
       // budget: past that, dropping more turns to list more names would trade what they say for a list.
       const namesRoom = Math.floor(limit * NAMES_SHARE);
-      while (next < steps.length && state.estimate(steps[next]!.withNames ? namesRoom : 0) > limit) state.apply(steps[next++]!);
+      while (next < steps.length && state.estimate(steps.at(next).withNames ? namesRoom : 0) > limit) state.apply(steps.at(next++));
     }
     assembly = assemble(state, limit);
     if (limit === undefined || assembly.tokens <= limit) break;
@@ -539,7 +600,7 @@ export function foldConversation(
       if (bare.tokens < assembly.tokens) assembly = bare;
       break;
     }
-    state.apply(steps[next++]!);
+    state.apply(steps.at(next++));
   }
   const levels: Partial<Record<FoldLevel, number>> = {};
   state.turns.forEach((turn, turnIndex) => {
