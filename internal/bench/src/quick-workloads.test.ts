@@ -125,6 +125,7 @@ describe('quick mode on one tiny fixture', () => {
     expect(speed.processes!.cases.map((entry) => `${entry.kind} ${entry.contender}`).sort()).toEqual(
       ['trim', 'mask,code-aware,trim', 'fold', 'floor'].flatMap((name) => [`cold ${name}`, `fresh ${name}`]).sort(),
     );
+    expect(speed.processes!.cases.map((entry) => [entry.error, entry.samples])).toEqual(speed.processes!.cases.map(() => [undefined, 1]));
     expect([...new Set(speed.scaling!.points.map((point) => point.mode))].sort()).toEqual(['fresh', 'warm']);
     expect(speed.scaling!.points.every((point) => point.tokens >= 3_000)).toBe(true);
     expect(speed.runtimeTurns!.sizes.map((size) => [size.activeMessages >= 10, size.compactions])).toEqual([

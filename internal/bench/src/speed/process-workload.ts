@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPOSITORY_ROOT } from '../fixture-set.js';
+import { median } from '../measure.js';
 import { interleavedOrder } from './interleaved-order.js';
 
 /** The probe a new process runs: the built one, also when the bench itself runs from its sources (tests). */
@@ -34,11 +35,15 @@ export interface ProcessCase {
   readonly firstCallMs?: number;
   /** A second run in the same process. */
   readonly secondCallMs?: number;
+  /** Processes run (the figures above are their medians). */
+  readonly samples?: number;
   readonly error?: string;
 }
 
 export interface ProcessOptions {
   readonly budget: number;
+  /** Processes per contender, kind and transcript, in interleaved rounds (default 1): a single process on a shared machine is noise. */
+  readonly rounds?: number;
   readonly timeoutSeconds: number;
   /** The transcript a `fresh` process compacts first (another one, never the one measured). */
   readonly warmUpFor: (transcript: ProcessTranscript) => ProcessTranscript;
@@ -58,33 +63,51 @@ function spawnProbe(contender: string, transcript: ProcessTranscript, budget: nu
 }
 
 /**
- * A probe per contender, kind and transcript, each a new process: for each transcript the cold
- * ones, then the fresh ones, the contenders' order rotating from one transcript to the next.
+ * `rounds` probes per contender, kind and transcript, each a new process: round after round,
+ * for each transcript the cold ones, then the fresh ones, the contenders' order rotating from one
+ * transcript and one round to the next. A case holds the medians of its probes, or the first error.
  */
 export function measureProcesses(transcripts: readonly ProcessTranscript[], contenders: readonly string[], options: ProcessOptions): ProcessCase[] {
-  const cases: ProcessCase[] = [];
   const kinds: readonly ProcessKind[] = ['cold', 'fresh'];
-  for (const [index, transcript] of transcripts.entries()) {
-    for (const kind of kinds) {
-      for (const position of interleavedOrder(contenders.length, index)) {
-        const contender = contenders[position]!;
-        const base = { conversation: transcript.id, tokensBefore: transcript.tokens, contender, kind };
-        if (!existsSync(FIRST_CALL_SCRIPT)) {
-          cases.push({ ...base, error: `${FIRST_CALL_SCRIPT} is not built (pnpm --filter @ollm/bench build)` });
-          continue;
+  const rounds = Math.max(1, options.rounds ?? 1);
+  const samples = new Map<string, { base: Omit<ProcessCase, 'importMs' | 'firstCallMs' | 'secondCallMs'>; outputs: FirstCallOutput[]; error?: string }>();
+  for (let round = 0; round < rounds; round++) {
+    for (const [index, transcript] of transcripts.entries()) {
+      for (const kind of kinds) {
+        for (const position of interleavedOrder(contenders.length, index + round * transcripts.length)) {
+          const contender = contenders[position]!;
+          const key = `${transcript.id}\u0000${contender}\u0000${kind}`;
+          let entry = samples.get(key);
+          if (entry === undefined) {
+            entry = { base: { conversation: transcript.id, tokensBefore: transcript.tokens, contender, kind }, outputs: [] };
+            samples.set(key, entry);
+          }
+          if (entry.error !== undefined) continue;
+          if (!existsSync(FIRST_CALL_SCRIPT)) {
+            entry.error = `${FIRST_CALL_SCRIPT} is not built (pnpm --filter @ollm/bench build)`;
+            continue;
+          }
+          const run = spawnProbe(contender, transcript, options.budget, kind === 'fresh' ? options.warmUpFor(transcript) : undefined, options.timeoutSeconds);
+          const line = run.stdout?.trim().split('\n').pop();
+          if (run.status !== 0 || !line) {
+            entry.error = run.error ? run.error.message : `exit ${run.status}${run.signal ? ` (${run.signal})` : ''}: ${(run.stderr ?? '').trim().slice(-300)}`;
+            continue;
+          }
+          entry.outputs.push(JSON.parse(line) as FirstCallOutput);
         }
-        const run = spawnProbe(contender, transcript, options.budget, kind === 'fresh' ? options.warmUpFor(transcript) : undefined, options.timeoutSeconds);
-        const line = run.stdout?.trim().split('\n').pop();
-        if (run.status !== 0 || !line) {
-          const why = run.error ? run.error.message : `exit ${run.status}${run.signal ? ` (${run.signal})` : ''}: ${(run.stderr ?? '').trim().slice(-300)}`;
-          cases.push({ ...base, error: why });
-          continue;
-        }
-        const output = JSON.parse(line) as FirstCallOutput;
-        cases.push({ ...base, importMs: output.importMs, firstCallMs: output.firstCallMs, secondCallMs: output.secondCallMs });
       }
+      options.onConversation?.(round * transcripts.length + index + 1, rounds * transcripts.length);
     }
-    options.onConversation?.(index + 1, transcripts.length);
   }
-  return cases;
+  return [...samples.values()].map(({ base, outputs, error }) =>
+    error !== undefined
+      ? { ...base, error }
+      : {
+          ...base,
+          importMs: median(outputs.map((output) => output.importMs)),
+          firstCallMs: median(outputs.map((output) => output.firstCallMs)),
+          secondCallMs: median(outputs.map((output) => output.secondCallMs)),
+          samples: outputs.length,
+        },
+  );
 }

@@ -7,6 +7,7 @@ import { ISSUE_15_BEFORE } from './issue-baseline.js';
 import { incrementalName, LIVE_AGENT_PEER } from './live-agent-workload.js';
 import { cliRatios, helpRatio, inProcessMedian, inProcessRatio, liveMedian, liveRatio, processMedian, processRatio } from './speed-summary.js';
 import type { SpeedReport } from './speed-report.js';
+import type { ProcessCase } from './process-workload.js';
 
 /** The scaling plot beside docs/benchmarks.md. */
 export const SCALING_CHART = 'benchmarks-scaling.svg';
@@ -142,7 +143,7 @@ function inProcessSection(speed: SpeedReport): string[] {
   const lines = [
     `### Median ms per transcript (${speed.conversations.length} SWE-agent transcripts, ${formatNumber(Math.min(...tokens))}–${formatNumber(Math.max(...tokens))} tokens, to ${Math.round(speed.budget * 100)}%)`,
     '',
-    `In one process: **warm** and **new counter**. In new processes (${processTranscripts === speed.conversations.length ? 'every transcript' : `the ${formatNumber(processTranscripts)} largest transcripts`}, one process per contender and transcript): **fresh** and **cold**.`,
+    `In one process: **warm** and **new counter**. In new processes (${processTranscripts === speed.conversations.length ? 'every transcript' : `the ${formatNumber(processTranscripts)} largest transcripts`}, ${processesPer(processes)} per contender and transcript): **fresh** and **cold**.`,
     '',
   ];
   lines.push(
@@ -399,6 +400,13 @@ function hostileSection(speed: SpeedReport): string[] {
   ];
 }
 
+/** `3 processes (the median)`, or `one process`, as many as the cases were measured with. */
+function processesPer(cases: readonly ProcessCase[]): string {
+  const counts = cases.flatMap((entry) => (entry.error === undefined ? [entry.samples ?? 1] : []));
+  const most = counts.length === 0 ? 1 : Math.max(...counts);
+  return most === 1 ? 'one process' : `${formatNumber(most)} processes`;
+}
+
 /**
  * docs/benchmarks.md's speed section: the Done-when ratios, issue 15's figures beside this run's,
  * then each workload's table. Every number comes from `speed`.
@@ -414,6 +422,7 @@ export function renderSpeedSection(number: number, speed: SpeedReport | { readon
       "**new counter**: a new token counter every run, in the same process — the caches that outlive a counter (core's content cache per tokenizer, the providers' own) still answer for texts seen before, as they would for a conversation read again. " +
       '**fresh**: a conversation no cache has seen, with the code compiled: a new `node` per contender and transcript compacts another transcript first (the smallest), then this one, timed. ' +
       '**cold process, first call**: a new `node` per contender and transcript that loads only that contender, reads the transcript and times its first compaction (the tokenizer tables load inside it). ' +
+      `New processes run in interleaved rounds too (${processesPer(speed.processes?.cases ?? [])} per contender, kind and transcript, the median of each). ` +
       'Peers: LangChain.js `trimMessages` (`startOn: ["human", "ai"]`) with a **cached** counter (counts by message id, kept across calls) and a **plain** one (every message tokenised on every call, as its documentation writes one); ' +
       'AI SDK `pruneMessages` **driven to the budget** (the ladder of section 5, least pruning first, counts cached by message shape); ' +
       'the **floor**: `JSON.parse` of the conversation + one exact tokenisation + one sha256, what any compaction of an unseen conversation must do at least.',

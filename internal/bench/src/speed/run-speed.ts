@@ -71,9 +71,12 @@ export async function runSpeedWorkloads(mode: SpeedMode, input: SpeedInput): Pro
     const smallestFirst = [...conversations].sort((a, b) => a.tokens - b.tokens);
     const warmUpFor = (transcript: ProcessTranscript) =>
       asProcessTranscript(smallestFirst.find((conversation) => conversation.id !== transcript.id) ?? smallestFirst[0]!);
-    progress(`speed: new processes (cold, and fresh after another transcript), ${chosen.length} transcripts x ${mode.processContenders.length} contenders`);
+    progress(
+      `speed: new processes (cold, and fresh after another transcript), ${chosen.length} transcripts x ${mode.processContenders.length} contenders x ${mode.processRounds} rounds`,
+    );
     const cases = measureProcesses(chosen.map(asProcessTranscript), mode.processContenders, {
       budget: mode.budget,
+      rounds: mode.processRounds,
       timeoutSeconds: mode.processTimeoutSeconds,
       warmUpFor,
       onConversation: (done, total) => done % 4 === 0 && progress(`speed processes ${done}/${total}`),

@@ -10,6 +10,8 @@ export interface SpeedMode {
   readonly liveRounds: number;
   /** Transcripts (the largest first) measured in new processes (cold, and fresh after another transcript); undefined: all. */
   readonly processTranscripts?: number;
+  /** New processes per contender, kind and transcript, in interleaved rounds (their median is taken). */
+  readonly processRounds: number;
   /** The contenders run in new processes. */
   readonly processContenders: readonly string[];
   readonly processTimeoutSeconds: number;
@@ -41,6 +43,7 @@ export const FULL_SPEED_MODE: SpeedMode = {
   costlyRounds: 1,
   liveRounds: 5,
   processTranscripts: 8,
+  processRounds: 3,
   processContenders: ['trim', 'mask,code-aware,trim', 'fold', 'langchain-cached', 'ai-sdk-ladder', 'floor'],
   processTimeoutSeconds: 120,
   scalingSizes: [10_000, 100_000, 1_000_000, 5_000_000],
@@ -65,6 +68,7 @@ export const QUICK_SPEED_MODE: SpeedMode = {
   costlyRounds: 1,
   liveRounds: 3,
   processTranscripts: 1,
+  processRounds: 1,
   processContenders: ['trim', 'mask,code-aware,trim', 'fold', 'floor'],
   processTimeoutSeconds: 60,
   scalingSizes: [10_000, 30_000, 100_000],
