@@ -32,13 +32,19 @@ const CITATION_CONTEXT = 0;
 const MAX_COUNTED_SPAN = 1_000_000;
 
 const SOURCE_EXTENSIONS = 'py|pyi|ts|tsx|js|jsx|mjs|cjs|go|rs|java|c|h|cc|cpp|hpp|rb|php|cs|sh|kt|swift|scala';
-const SOURCE_PATH = String.raw`((?:[\w.-]+/)*[\w.-]+\.(?:${SOURCE_EXTENSIONS}))`;
+/** A source file's path or name, captured (`django/db/models/base.py`). */
+export const SOURCE_PATH = String.raw`((?:[\w.-]+/)*[\w.-]+\.(?:${SOURCE_EXTENSIONS}))`;
 const GREP_HIT = new RegExp(String.raw`(?:^|[\s'"])(/?${SOURCE_PATH}):(\d+)[:-]`, 'gm');
 /** What every grep hit holds (`.py:12`): a text without it has none, and this is read far faster. */
 const GREP_HIT_MARK = new RegExp(String.raw`\.(?:${SOURCE_EXTENSIONS}):\d`);
 const TRACEBACK = /File "([^"]+)", line (\d+)/g;
 const LINE_MENTION = /\blines? (\d+)(?:\s*(?:-|–|to|and)\s*(\d+))?/gi;
-const MENTIONED_PATH = new RegExp(SOURCE_PATH, 'g');
+/**
+ * SOURCE_PATH where it can start: a match never starts after a path character (one there would
+ * start a character earlier), so the lookbehind finds the same matches without trying the pattern
+ * at every character of every word, about three times faster.
+ */
+const MENTIONED_PATH = new RegExp(String.raw`(?<![\w.-])${SOURCE_PATH}`, 'g');
 const DIFF_FILE = /^--- (?:a\/)?(\S+)/;
 const HUNK = /^@@ -(\d+)(?:,(\d+))? \+\d+(?:,\d+)? @@/;
 const SED_IN_PLACE = /\bsed\s+(?:-\w+\s+)*-i\S*\s+(?:-e\s+)?['"]?(\d+)(?:,(\d+))?[a-z]/;
@@ -46,6 +52,11 @@ const SED_IN_PLACE = /\bsed\s+(?:-\w+\s+)*-i\S*\s+(?:-e\s+)?['"]?(\d+)(?:,(\d+))
 /** A line as quoted in an edit: without diff markers, indentation or trailing spaces. */
 function normaliseQuoted(line: string): string {
   return line.replace(/^[+-](?=[\s\w])/, '').trim();
+}
+
+/** The source paths a text mentions, each once, in order. */
+export function mentionedPaths(text: string): string[] {
+  return [...new Set([...text.matchAll(MENTIONED_PATH)].map((match) => match[1]!))];
 }
 
 /** Lines a text cites by number: grep hits, traceback frames, in-place `sed`, "line N", diff hunks. */
@@ -61,7 +72,7 @@ export function findLineMentions(text: string): TextMentions {
   // The paths a text mentions matter only to an in-place sed or a "line N": most outputs have
   // neither, and scanning every output for paths is the costliest pattern here.
   if (sedEdit || text.search(LINE_MENTION) !== -1) {
-    const paths = [...new Set([...text.matchAll(MENTIONED_PATH)].map((match) => match[1]!))];
+    const paths = mentionedPaths(text);
     if (sedEdit && paths.length === 1) add(paths[0]!, Number(sedEdit[1]), Number(sedEdit[2] ?? sedEdit[1]));
     if (paths.length === 1) {
       for (const match of text.matchAll(LINE_MENTION)) add(paths[0]!, Number(match[1]), Number(match[2] ?? match[1]));
