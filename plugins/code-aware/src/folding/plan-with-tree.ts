@@ -148,6 +148,13 @@ class TreeFolder {
   }
 }
 
+/** Spaces and tabs a line starts with. */
+function indentOf(line: string): number {
+  let column = 0;
+  while (column < line.length && (line.charCodeAt(column) === 32 || line.charCodeAt(column) === 9)) column++;
+  return column;
+}
+
 /**
  * Plans the folding of `code` with the language's tree-sitter grammar. Code is dedented first so
  * that a fragment cut from inside a class (`sed -n '120,180p'`) still parses as statements.
@@ -158,10 +165,14 @@ export async function planWithTree(code: string, language: LanguageId, options: 
   const parser = await parserFor(language);
   if (!parser) return undefined;
   const lines = code.split('\n');
-  const indents = lines.filter((line) => line.trim() !== '').map((line) => /^[ \t]*/.exec(line)![0].length);
-  const dedent = indents.length > 0 ? Math.min(...indents) : 0;
-  const dedented = lines.map((line) => line.slice(Math.min(dedent, /^[ \t]*/.exec(line)![0].length)));
-  const tree = parser.parse(dedented.join('\n'));
+  const indents = lines.map(indentOf);
+  let dedent = Infinity;
+  lines.forEach((line, row) => {
+    if (indents[row]! < dedent && line.trim() !== '') dedent = indents[row]!;
+  });
+  if (dedent === Infinity) dedent = 0;
+  const dedented = dedent === 0 ? lines : lines.map((line, row) => line.slice(Math.min(dedent, indents[row]!)));
+  const tree = parser.parse(dedent === 0 ? code : dedented.join('\n'));
   if (!tree) return undefined;
   try {
     const folder = new TreeFolder(LANGUAGE_RULES[language], dedented, options.script === true);
@@ -170,7 +181,7 @@ export async function planWithTree(code: string, language: LanguageId, options: 
     folder.foldMembers(tree.rootNode, true);
     const trailingComments = new Map<number, number>();
     for (const [row, column] of folder.trailingComments) {
-      trailingComments.set(row, column + Math.min(dedent, /^[ \t]*/.exec(lines[row] ?? '')![0].length));
+      trailingComments.set(row, column + Math.min(dedent, indents[row] ?? 0));
     }
     return { states: folder.states, trailingComments, method: 'tree-sitter' };
   } finally {
