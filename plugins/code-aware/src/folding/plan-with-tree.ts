@@ -32,13 +32,8 @@ class TreeFolder {
     return this.rules.definitions.has(node.type) || this.rules.containers.has(node.type);
   }
 
-  /** Byte ranges of every definition and container, found in one wasm call. */
+  /** Byte ranges of every definition and container (`readTree`). */
   private definitionRanges: { start: number; end: number }[] = [];
-
-  findDefinitions(root: Node): void {
-    const types = [...this.rules.definitions, ...this.rules.containers];
-    this.definitionRanges = root.descendantsOfType(types).flatMap((node) => (node ? [{ start: node.startIndex, end: node.endIndex }] : []));
-  }
 
   /** True when a definition sits inside `node` (decorators, exports, templates, `if` blocks wrap them). */
   private containsDefinition(node: Node): boolean {
@@ -68,11 +63,17 @@ class TreeFolder {
   }
 
   /**
-   * Marks comments anywhere in the tree, whatever is folded later. One `descendantsOfType` call:
-   * walking every node from JavaScript costs a wasm round trip per node.
+   * Marks comments anywhere in the tree, whatever is folded later, and notes where definitions
+   * and containers are. One `descendantsOfType` call for both: walking the tree, or every node from
+   * JavaScript, costs a wasm round trip per node.
    */
-  markComments(root: Node): void {
-    for (const comment of root.descendantsOfType([...this.rules.comments])) if (comment) this.markComment(comment);
+  readTree(root: Node): void {
+    const { comments, definitions, containers } = this.rules;
+    for (const node of root.descendantsOfType([...comments, ...definitions, ...containers])) {
+      if (!node) continue;
+      if (comments.has(node.type)) this.markComment(node);
+      else this.definitionRanges.push({ start: node.startIndex, end: node.endIndex });
+    }
   }
 
   private isDocstring(node: Node, index: number): boolean {
@@ -176,8 +177,7 @@ export async function planWithTree(code: string, language: LanguageId, options: 
   if (!tree) return undefined;
   try {
     const folder = new TreeFolder(LANGUAGE_RULES[language], dedented, options.script === true);
-    folder.markComments(tree.rootNode);
-    folder.findDefinitions(tree.rootNode);
+    folder.readTree(tree.rootNode);
     folder.foldMembers(tree.rootNode, true);
     const trailingComments = new Map<number, number>();
     for (const [row, column] of folder.trailingComments) {
