@@ -8,6 +8,7 @@ import { GLOSSARY_LEAD, RUN_NAMES_LEAD, describeActionList, glossaryText, runDig
 import { savedFormPiece } from './digest/saved-form.js';
 import { coveredNames } from './identifiers/extract-identifiers.js';
 import { NameIndex } from './identifiers/name-index.js';
+import { argumentStrings } from './identifiers/visible-text.js';
 import { BestFirst } from './steps/best-first.js';
 import type { FoldedTurn, FoldLevel } from './turns/fold-turn.js';
 import { splitTurns, type Turn } from './turns/split-turns.js';
@@ -366,14 +367,11 @@ interface StepSequence {
 
 /** False when no argument of the call can be over `minTokens`, so level 2 leaves the call as it is (see `foldCall`). */
 function mayFoldCall(part: ToolCallPart, minTokens: number): boolean {
-  const mayBeLong = (value: unknown): boolean => {
-    if (typeof value === 'string') return !cannotExceedTokens(value, minTokens);
-    if (Array.isArray(value)) return value.some(mayBeLong);
-    if (value !== null && typeof value === 'object') return Object.values(value).some(mayBeLong);
-    return false;
-  };
   const parsed = part.input !== undefined && part.input !== null && typeof part.input === 'object';
-  return parsed ? mayBeLong(part.input) : part.rawInput !== undefined && mayBeLong(part.rawInput);
+  const strings: string[] = [];
+  if (parsed) argumentStrings(part.input, strings);
+  else if (part.rawInput !== undefined) strings.push(part.rawInput);
+  return strings.some((value) => !cannotExceedTokens(value, minTokens));
 }
 
 /**

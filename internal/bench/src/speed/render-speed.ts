@@ -400,7 +400,7 @@ function hostileSection(speed: SpeedReport): string[] {
   ];
 }
 
-/** `3 processes (the median)`, or `one process`, as many as the cases were measured with. */
+/** `3 processes` or `one process`: how many processes each case was measured with (the most of any). */
 function processesPer(cases: readonly ProcessCase[]): string {
   const counts = cases.flatMap((entry) => (entry.error === undefined ? [entry.samples ?? 1] : []));
   const most = counts.length === 0 ? 1 : Math.max(...counts);

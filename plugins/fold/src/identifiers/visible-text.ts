@@ -1,7 +1,7 @@
 import type { Message, MessagePart } from '@ollm/core';
 
 /** String values of a tool call's arguments, decoded: a command reads as the shell sees it, not as escaped JSON. */
-function argumentStrings(value: unknown, into: string[]): void {
+export function argumentStrings(value: unknown, into: string[]): void {
   if (typeof value === 'string') into.push(value);
   else if (Array.isArray(value)) for (const item of value) argumentStrings(item, into);
   else if (value !== null && typeof value === 'object') for (const item of Object.values(value)) argumentStrings(item, into);
