@@ -22,6 +22,15 @@ export function withContentCache(tokens: TokenCounting): TokenCounting {
   return {
     tokenizer: tokens.tokenizer,
     countText: (text) => contentCache.count(text, countText),
+    // A count known in full answers; otherwise the host's counter counts only as far as `limit`
+    // when it can (a count within the limit is exact, and kept), else the whole text, kept.
+    countTextUpTo: (text, limit) => {
+      const known = contentCache.peek(text);
+      if (known !== undefined) return known;
+      if (!tokens.countTextUpTo) return contentCache.count(text, countText);
+      const counted = tokens.countTextUpTo(text, limit);
+      return counted <= limit ? contentCache.count(text, () => counted) : counted;
+    },
     countPartText: (part) => tokens.countPartText(part),
     countMessage: (message) => tokens.countMessage(message),
     countMessages: (messages) => tokens.countMessages(messages),

@@ -40,7 +40,12 @@ function tailLines(lines: readonly string[]): string[] {
   return [lines[end - 1]!];
 }
 
-function render(input: FoldCommandTextInput, removedTokens: number): string {
+/**
+ * The folded text: the first line, the note (`removedTokens` written as the tokens folded, the
+ * lines, how to recover) and the last line(s). Callers choose what the note counts; see
+ * `foldCommandText`.
+ */
+export function renderCommandFold(input: FoldCommandTextInput, removedTokens: number): string {
   const lines = input.text.split('\n');
   const tail = tailLines(lines);
   const shortSha = input.stored.sha256.slice(0, SHA_PREFIX_LENGTH);
@@ -65,8 +70,8 @@ export function foldCommandText(input: FoldCommandTextInput, textTokens: number)
   if (cached) return cached;
   // As in the tool-result placeholder: measure a draft showing the full count (as many digits or
   // more), then show what that draft leaves.
-  const draftTokens = input.tokens.countText(render(input, textTokens));
-  const folded = { text: render(input, Math.max(0, textTokens - draftTokens)), tokens: draftTokens };
+  const draftTokens = input.tokens.countText(renderCommandFold(input, textTokens));
+  const folded = { text: renderCommandFold(input, Math.max(0, textTokens - draftTokens)), tokens: draftTokens };
   if (!known) folds.set(countingOwner(input.tokens), (known = new Map()));
   if (known.size >= MAX_CACHED_FOLDS) known.delete(known.keys().next().value!);
   known.set(key, folded);

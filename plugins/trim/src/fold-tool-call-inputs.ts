@@ -49,7 +49,7 @@ export function foldToolCallInputs(workspace: TrimWorkspace, options: FoldToolCa
     if (part?.type !== 'tool-call') continue;
     const raw = rawToolCallInput(part);
     const stored = workspace.locate(raw);
-    const next = foldToolCall(part, { stored, lineCharacters: options.previewLineCharacters, tokens: workspace.tokens });
+    const next = foldToolCall(part, { stored, lineCharacters: options.previewLineCharacters, tokens: workspace.tokens, inputTokens: candidate.tokens });
     if (next === undefined || workspace.tokens.countText(rawToolCallInput(next)) > (1 - MINIMUM_FOLD_SAVING) * candidate.tokens) continue;
     const parts = message.parts.map((existing, index) => (index === candidate.partIndex ? next : existing));
     if (!workspace.replace(candidate.messageIndex, withParts(message, parts))) continue;

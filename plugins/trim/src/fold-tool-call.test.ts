@@ -1,6 +1,7 @@
 import { createTokenizer, type TokenCounting, type ToolCallPart, TokenCounter } from '@ollm/core';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { foldToolCall, isFoldedToolCall, rawToolCallInput } from './fold-tool-call.js';
+import { foldSavesEnough, foldToolCall, isFoldedToolCall, MINIMUM_FOLD_SAVING, rawToolCallInput } from './fold-tool-call.js';
 import { numberedLines } from './test-support/conversation-builder.js';
 
 const tokens = new TokenCounter(createTokenizer('o200k_base'));
@@ -52,10 +53,70 @@ describe('foldToolCall', () => {
     expect(JSON.parse(quoted.rawInput!)).toBe(quoted.input);
   });
 
+  it("notes what the call's arguments lose, as the model reads them, when one argument is folded", () => {
+    const original = call({ command: script, timeout: 30 }, `{"command": ${JSON.stringify(script)}, "timeout": 30}`);
+    const folded = foldToolCall(original, options)!;
+    const shown = Number(/\] ([\d,]+) tokens of this command/.exec((folded.input as Record<string, string>)['command']!)![1]!.replace(/,/g, ''));
+    const saved = tokens.countText(rawToolCallInput(original)) - tokens.countText(rawToolCallInput(folded));
+    // The draft the note is measured on shows a number of as many digits or more: a token or two at most.
+    expect(shown).toBeLessThanOrEqual(saved);
+    expect(shown).toBeGreaterThanOrEqual(saved - 2);
+  });
+
+  it('never tokenises the folded argument whole when one argument is folded: the call count given and a few hundred tokens of it do', () => {
+    const counted: string[] = [];
+    const spy: TokenCounting = {
+      tokenizer: tokens.tokenizer,
+      countText: (text) => (counted.push(text), tokens.countText(text)),
+      countTextUpTo: (text, limit) => tokens.tokenizer.countTokensUpTo!(text, limit),
+      countPartText: (part) => tokens.countPartText(part),
+      countMessage: (message) => tokens.countMessage(message),
+      countMessages: (messages) => tokens.countMessages(messages),
+    };
+    const original = call({ command: script });
+    const folded = foldToolCall(original, { ...options, tokens: spy, inputTokens: tokens.countText(rawToolCallInput(original)) })!;
+    expect(isFoldedToolCall(folded)).toBe(true);
+    expect(counted.length).toBeGreaterThan(0);
+    expect(counted).not.toContain(script);
+    expect(counted).not.toContain(rawToolCallInput(original));
+  });
+
+  it('notes each argument its own tokens when several are folded', () => {
+    const oldText = numberedLines(60, 'old');
+    const newText = numberedLines(70, 'new');
+    const folded = foldToolCall(call({ command: 'str_replace', path: '/testbed/a.py', old_str: oldText, new_str: newText }), options)!;
+    const input = folded.input as Record<string, string>;
+    for (const [key, original] of [
+      ['old_str', oldText],
+      ['new_str', newText],
+    ] as const) {
+      const shown = Number(new RegExp(`\\] ([\\d,]+) tokens of this \`${key}\``).exec(input[key]!)![1]!.replace(/,/g, ''));
+      expect(shown).toBeLessThanOrEqual(tokens.countText(original) - tokens.countText(input[key]!));
+      expect(shown).toBeGreaterThanOrEqual(tokens.countText(original) - tokens.countText(input[key]!) - 2);
+    }
+  });
+
+  it('folds the same call object the same way every time, to the same object', () => {
+    const original = call({ command: script });
+    expect(foldToolCall(original, options)).toBe(foldToolCall(original, options));
+    expect(foldToolCall({ ...original }, options)).toEqual(foldToolCall(original, options));
+  });
+
   it('returns undefined when nothing is worth folding', () => {
     expect(foldToolCall(call({ command: 'ls -la /testbed' }, '{"command": "ls -la /testbed"}'), options)).toBeUndefined();
     expect(foldToolCall(call({ nested: { command: script } }), options)).toBeUndefined();
     expect(foldToolCall(call([script]), options)).toBeUndefined();
     expect(foldToolCall(call(undefined), options)).toBeUndefined();
+  });
+});
+
+describe('foldSavesEnough', () => {
+  it("says what the exact count says: the fold has at most 75% of the text's tokens", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 400 }), fc.nat(200), (text, foldedTokens) => {
+        expect(foldSavesEnough(text, foldedTokens, tokens)).toBe(foldedTokens <= (1 - MINIMUM_FOLD_SAVING) * tokens.countText(text));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
