@@ -16,6 +16,7 @@ interface Unit {
   readonly code: boolean;
   readonly score: number;
   readonly mustKeep: boolean;
+  /** Tokens of a sentence; 0 for code, which the budget does not count. */
   readonly tokens: number;
 }
 
@@ -43,7 +44,8 @@ function splitUnits(text: string, tokens: TokenCounting): Unit[] {
   let last = 0;
   for (const match of text.matchAll(FENCED_BLOCK)) {
     addProse(text.slice(last, match.index));
-    units.push({ text: match[0], line: line++, code: true, score: Infinity, mustKeep: true, tokens: tokens.countText(match[0]) });
+    // Code is always kept and is outside the prose budget: its tokens are never read, so never counted.
+    units.push({ text: match[0], line: line++, code: true, score: Infinity, mustKeep: true, tokens: 0 });
     last = match.index + match[0].length;
   }
   addProse(text.slice(last));
