@@ -47,6 +47,9 @@ function javascriptFiles(folder) {
   return files;
 }
 
+const inline = manifest.ollmBuild?.inline ?? [];
+const inlined = (id) => inline.some((name) => id === name || id.startsWith(`${name}/`));
+
 const entries = entryPoints();
 if (Object.keys(entries).length === 0) throw new Error(`${manifest.name}: no dist/*.js entry point in its exports or bin`);
 const compiled = javascriptFiles(dist);
@@ -56,8 +59,10 @@ try {
     input: entries,
     platform: 'node',
     treeshake: false,
-    // Only the package's own modules are bundled.
-    external: (id) => !id.startsWith('.') && !id.startsWith('/') && !id.startsWith('\0'),
+    // Only the package's own modules are bundled, and the npm packages its package.json lists
+    // under `ollmBuild.inline` (those only it uses, such as the CLI's argument parser: one ES
+    // module less to resolve, read, link and, for CommonJS, scan for exports at every start).
+    external: (id) => !id.startsWith('.') && !id.startsWith('/') && !id.startsWith('\0') && !inlined(id),
     logLevel: 'warn',
   });
   // Chunks at dist/'s top level, where most modules were: a module that finds a file next to it

@@ -1,8 +1,5 @@
-import { createRequire } from 'node:module';
-import type Picocolors from 'picocolors';
-
-// CommonJS, required rather than imported: no ESM wrapper to build at start (see ../commander.ts).
-const picocolors = createRequire(import.meta.url)('picocolors') as typeof Picocolors;
+// CommonJS, inlined into the CLI's bundle by the build (see ../commander.ts).
+import picocolors from 'picocolors';
 import type { CliIo } from '../cli-io.js';
 
 export type Colors = ReturnType<typeof picocolors.createColors>;
