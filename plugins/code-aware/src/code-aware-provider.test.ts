@@ -2,7 +2,19 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { canonicalMessage, compactWith, createProviderContext, resolveCompressionConfig, sha256Hex, type Message, type MessagePart } from '@ollm/core';
+import {
+  canonicalMessage,
+  compactWith,
+  createProviderContext,
+  createTokenizer,
+  resolveCompressionConfig,
+  sha256Hex,
+  TokenCounter,
+  toolCallArguments,
+  type Message,
+  type MessagePart,
+  type ToolCallPart,
+} from '@ollm/core';
 import codeAwareProvider, { createCodeAwareProvider } from './index.js';
 import { ConversationBuilder, pythonModule } from './test-support/conversation-builder.js';
 
@@ -151,6 +163,20 @@ describe('code-aware provider', () => {
     expect(JSON.parse(folded.rawInput!)).toEqual(folded.input);
     expect(result.removed).toMatchObject([{ messageId: 'm1', kind: 'tool-call-input' }]);
     expect(readFileSync(result.removed[0]!.path!, 'utf8')).toBe((call.input as { command: string }).command);
+    // What the call took in the context: its arguments as the model read them, as trim counts a folded call.
+    expect(result.removed[0]!.originalTokens).toBe(context.tokens.countText(toolCallArguments(messages[1]!.parts[0]! as ToolCallPart)));
+  });
+
+  it("counts a folded script from the call's count, never tokenising its command whole again", async () => {
+    const script = pythonModule('Counted', 6);
+    const command = `cat > counted.py << 'EOF'\n${script}\nEOF\npython counted.py`;
+    const messages = new ConversationBuilder().user('Check it.').shell(command, 'ok').assistant('a').assistant('b').assistant('c').build();
+    const counted: string[] = [];
+    const tokenizer = createTokenizer('o200k_base');
+    const spy = new TokenCounter({ ...tokenizer, countTokens: (text) => (counted.push(text), tokenizer.countTokens(text)) }, { contentCache: false });
+    const result = await compactWith(createCodeAwareProvider({ recentMessages: 3, cache: false }), messages, { context: { tokens: spy } });
+    expect(result.removed).toMatchObject([{ messageId: 'm1', kind: 'tool-call-input' }]);
+    expect(counted).not.toContain(command);
   });
 
   it('takes options from config.extraConfig over the factory, and rejects bad ones', async () => {

@@ -1,4 +1,4 @@
-import { countTextUpTo, type TokenCounting, type ToolCallPart } from '@ollm/core';
+import { countTextUpTo, toolCallArguments, type TokenCounting, type ToolCallPart } from '@ollm/core';
 import { countingOwner } from './counting-owner.js';
 import { FOLD_NOTE_PREFIX, foldCommandText, renderCommandFold, type FoldCommandTextInput } from './fold-command-text.js';
 import type { RecordedRemoval } from './trim-workspace.js';
@@ -19,7 +19,7 @@ export interface FoldToolCallOptions {
 
 /** The arguments as the model sees them: the source's raw string, else the JSON of `input`. */
 export function rawToolCallInput(part: ToolCallPart): string {
-  return part.rawInput ?? JSON.stringify(part.input ?? null);
+  return toolCallArguments(part);
 }
 
 /** True once a call carries a fold note: it is never folded again, in this run or a later one. */

@@ -30,6 +30,11 @@ export function withParts(message: Message, parts: readonly MessagePart[]): Mess
   return { ...message, parts };
 }
 
+/** A tool call's arguments as the model reads them: the source's raw string, else the JSON of `input`. */
+export function toolCallArguments(part: ToolCallPart): string {
+  return part.rawInput ?? JSON.stringify(part.input ?? null);
+}
+
 /** The text a model would see for one part, used for token counting and rendering. */
 export function partText(part: MessagePart): string {
   switch (part.type) {
@@ -37,7 +42,7 @@ export function partText(part: MessagePart): string {
     case 'reasoning':
       return part.text;
     case 'tool-call':
-      return `${part.name} ${part.rawInput ?? JSON.stringify(part.input ?? null)}`;
+      return `${part.name} ${toolCallArguments(part)}`;
     case 'tool-result':
       return part.output;
     case 'file':

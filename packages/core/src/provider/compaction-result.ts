@@ -9,7 +9,10 @@ export interface RemovedContent {
   readonly kind: string;
   /** sha256 (hex) of the removed content's UTF-8 bytes. */
   readonly sha256: string;
-  /** Tokens the removed content had. */
+  /**
+   * Tokens the removed content took in the context: a tool call's arguments as the model read
+   * them (their raw JSON), any other content as it was.
+   */
   readonly originalTokens: number;
   /** File under `logdir` holding the content byte-for-byte, when it was saved. */
   readonly path?: string;

@@ -2,10 +2,12 @@ import {
   buildCompactionResult,
   saveRemovedContent,
   sha256Hex,
+  toolCallArguments,
   withParts,
   type CompactionResult,
   type CompressionConfig,
   type Message,
+  type MessagePart,
   type ProviderContext,
   type RemovedContent,
 } from '@ollm/core';
@@ -149,15 +151,22 @@ export class CodeAwareCompaction {
     if (this.removed.has(step.key)) return;
     const saved = this.config.logdir ? saveRemovedContent(this.config.logdir, originalText, sha256) : undefined;
     const part = original.parts[step.partIndex]!;
-    // An output or a text is the part's whole text, which the host counted with its message already.
-    const whole = part.type === 'tool-result' || part.type === 'text';
     this.removed.set(step.key, {
       messageId: original.id,
       kind: REMOVED_KIND[part.type],
       sha256,
-      originalTokens: whole ? this.context.tokens.countPartText(part) : this.context.tokens.countText(originalText),
+      originalTokens: this.originalTokens(part),
       ...(saved ? { path: saved.path } : {}),
     });
+  }
+
+  /**
+   * What the folded content took in the context, from counts the host made already: an output or
+   * a text is its part's whole text; a shell call's command is counted as the model read it, in
+   * the call's arguments (as trim counts the calls it folds), not tokenised again on its own.
+   */
+  private originalTokens(part: MessagePart): number {
+    return part.type === 'tool-call' ? this.context.tokens.countText(toolCallArguments(part)) : this.context.tokens.countPartText(part);
   }
 
   result(startedAt: number): CompactionResult {
