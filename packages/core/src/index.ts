@@ -2,7 +2,17 @@
 export type { Message, MessageRole } from './messages/message.js';
 export { MESSAGE_ROLES } from './messages/message.js';
 export type { FilePart, MessagePart, MessagePartType, ReasoningPart, TextPart, ToolCallPart, ToolResultPart } from './messages/message-part.js';
-export { messageText, partText, reasoningParts, renderMessage, textPart, toolCallArguments, toolCalls, toolResults, withParts } from './messages/message-helpers.js';
+export {
+  messageText,
+  partText,
+  reasoningParts,
+  renderMessage,
+  textPart,
+  toolCallArguments,
+  toolCalls,
+  toolResults,
+  withParts,
+} from './messages/message-helpers.js';
 export { createMessageId } from './messages/message-id.js';
 export { toolTurnGroups } from './messages/tool-turns.js';
 
