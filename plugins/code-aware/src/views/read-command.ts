@@ -42,6 +42,9 @@ function parseSedRange(script: string): { first: number } | undefined {
   return match ? { first: Number(match[1]) } : undefined;
 }
 
+/** The programs `readerOf` reads a file view from: any other shows no file. */
+const READERS: ReadonlySet<string> = new Set(['cat', 'nl', 'sed', 'head', 'tail', 'grep']);
+
 function readerOf(words: readonly string[]): Reader | undefined {
   const [program, ...rest] = words;
   const flags = rest.filter((word) => word.startsWith('-'));
@@ -129,15 +132,17 @@ export function parseReadCommand(command: string): ReadCommand | undefined {
   let directory: string | undefined;
   let found: { reader: Reader; directory: string | undefined } | undefined;
   for (const stages of splitCommandLine(command)) {
-    const first = shellWords(stages[0] ?? '');
-    if (first[0] === 'cd' && stages.length === 1) {
-      const target = first[1] ?? '/';
+    // The program and its first argument decide most statements (`python - <<EOF …` is not read on).
+    const head = shellWords(stages[0] ?? '', 2);
+    if (head[0] === 'cd' && stages.length === 1) {
+      const target = head[1] ?? '/';
       directory = posix.isAbsolute(target) || directory === undefined ? target : posix.join(directory, target);
       continue;
     }
-    if (first[0] === undefined || OUTPUTLESS.has(first[0])) continue;
+    if (head[0] === undefined || OUTPUTLESS.has(head[0])) continue;
     if (found) return undefined; // two commands print: the output is not one file
-    let reader = readerOf(first);
+    if (!READERS.has(head[0])) return undefined;
+    let reader = readerOf(shellWords(stages[0]!));
     for (const stage of stages.slice(1)) {
       if (!reader) break;
       reader = filtered({ ...reader, whole: false }, shellWords(stage));
