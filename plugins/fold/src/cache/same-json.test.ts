@@ -33,5 +33,10 @@ describe('sameJson', () => {
     expect(sameJson({ at: new Date(1) }, { at: new Date(2) })).toBe(false);
     expect(sameJson({ n: Number.NaN }, { n: Number.POSITIVE_INFINITY })).toBe(true);
     expect(sameJson({ n: 0 }, { n: -0 })).toBe(true);
+    // An invalid Date is written as null.
+    expect(sameJson(null, new Date(Number.NaN))).toBe(true);
+    expect(sameJson({ at: new Date(Number.NaN) }, { at: null })).toBe(true);
+    expect(sameJson([new Date(Number.NaN)], [null])).toBe(true);
+    expect(sameJson('x', new Date(1))).toBe(false);
   });
 });

@@ -22,8 +22,11 @@ export function sameJson(left: unknown, right: unknown): boolean {
   const a = typeof left === 'number' && !Number.isFinite(left) ? null : left;
   const b = typeof right === 'number' && !Number.isFinite(right) ? null : right;
   if (a === b) return true;
+  // A Date or a value with `toJSON` writes what it says, even `null` (an invalid Date): written out.
+  if ((typeof a === 'object' && a !== null && !isPlain(a)) || (typeof b === 'object' && b !== null && !isPlain(b))) {
+    return JSON.stringify(a) === JSON.stringify(b);
+  }
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (!isPlain(a) || !isPlain(b)) return JSON.stringify(a) === JSON.stringify(b);
   if (Array.isArray(a) !== Array.isArray(b)) return false;
   if (Array.isArray(a)) {
     const other = b as unknown[];
