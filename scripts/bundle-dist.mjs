@@ -5,8 +5,9 @@
 // Why: node resolves, reads and links every module of an import graph one by one; a command of
 // the CLI loaded ~250 of them (~85 ms of its start). Bundled, a package is one module (and its
 // lazy chunks). Every bare import (node builtins, npm packages, other @ollm/* packages) stays an
-// import, so each package is still one module instance, shared by all its importers. Nothing is
-// tree-shaken: the modules run exactly as they did, in the same order. The type declarations
+// import, so each package is still one module instance, shared by all its importers (only npm
+// packages a package.json lists under `ollmBuild.inline`, used by that package alone, are
+// bundled). Nothing is tree-shaken: the modules run exactly as they did, in the same order. The type declarations
 // (dist/**/*.d.ts) are tsc's, untouched. No source map: one of the bundle would name tsc's output,
 // which it replaces.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';

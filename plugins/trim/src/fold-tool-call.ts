@@ -72,8 +72,9 @@ function withArguments(part: ToolCallPart, folded: ReadonlyMap<ArgumentKey, stri
 /** The folded texts of the arguments worth folding (none: nothing is). */
 function foldedArguments(part: ToolCallPart, options: FoldToolCallOptions): Map<ArgumentKey, string> {
   const inputTokens = options.inputTokens ?? options.tokens.countText(rawToolCallInput(part));
+  const strings = stringArguments(part.input);
   const drafts = new Map<ArgumentKey, string>();
-  for (const [key, value] of stringArguments(part.input)) {
+  for (const [key, value] of strings) {
     // The draft shows the call's tokens: as many digits as any share of them (or more), so the
     // final text, showing fewer, has at most the draft's tokens.
     const draft = renderCommandFold(commandInput(key, value, options), inputTokens);
@@ -85,13 +86,12 @@ function foldedArguments(part: ToolCallPart, options: FoldToolCallOptions): Map<
     // never tokenised again.
     const [key] = drafts.keys();
     const draftTokens = options.tokens.countText(rawToolCallInput(withArguments(part, drafts)));
-    const value = stringArguments(part.input).get(key!)!;
-    return new Map([[key!, renderCommandFold(commandInput(key!, value, options), Math.max(0, inputTokens - draftTokens))]]);
+    return new Map([[key!, renderCommandFold(commandInput(key!, strings.get(key!)!, options), Math.max(0, inputTokens - draftTokens))]]);
   }
   // Several: each note counts its own argument.
   const folded = new Map<ArgumentKey, string>();
   for (const key of drafts.keys()) {
-    const input = commandInput(key, stringArguments(part.input).get(key)!, options);
+    const input = commandInput(key, strings.get(key)!, options);
     folded.set(key, foldCommandText(input, options.tokens.countText(input.text)).text);
   }
   return folded;
