@@ -1,5 +1,5 @@
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
-import type { FilePart, Message, MessagePart, ToolCallPart } from '@ollm/core';
+import { toolCallArguments, type FilePart, type Message, type MessagePart, type ToolCallPart } from '@ollm/core';
 import { originalFields } from './original-fields.js';
 
 type ContentBlock = { type: 'text'; text: string } | { type: 'file'; mimeType: string; url?: string; data?: string; name?: string };
@@ -68,7 +68,7 @@ export function toLangChainMessages(messages: readonly Message[]): BaseMessage[]
                   tool_calls: calls.map((call) => ({
                     id: call.callId,
                     type: 'function' as const,
-                    function: { name: call.name, arguments: call.rawInput ?? JSON.stringify(call.input ?? null) },
+                    function: { name: call.name, arguments: toolCallArguments(call) },
                   })),
                 }
               : {}),

@@ -1,4 +1,4 @@
-import { parseGoalMarker, type GoalState, type Message } from '@ollm/core';
+import { parseGoalMarker, toolCallArguments, type GoalState, type Message } from '@ollm/core';
 
 export interface CheckpointFacts {
   readonly keyDecisions: string[];
@@ -41,7 +41,7 @@ export function extractFacts(summary: string, spanMessages: readonly Message[], 
           else if (marker?.kind === 'next') next.push(marker.description);
         }
       } else if (part.type === 'tool-call') {
-        const call = `${part.name} ${part.rawInput ?? JSON.stringify(part.input ?? null)}`;
+        const call = `${part.name} ${toolCallArguments(part)}`;
         if (EDIT_WORDS.test(call)) files.push(...findPaths(call.replace(/\\n/g, ' ')));
       }
     }

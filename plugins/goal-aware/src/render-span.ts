@@ -1,4 +1,4 @@
-import { escapeQuotedText, fitToTokens, isCheckpointMessage, type Message, type MessagePart, type TokenCounting } from '@ollm/core';
+import { escapeQuotedText, fitToTokens, isCheckpointMessage, toolCallArguments, type Message, type MessagePart, type TokenCounting } from '@ollm/core';
 
 /** One rendered message of a span: its text for the prompt and its position in the input. */
 export interface RenderedEntry {
@@ -44,7 +44,7 @@ function renderPart(part: MessagePart, tokens: TokenCounting, maxToolResultToken
     case 'reasoning':
       return `(reasoning) ${part.text}`;
     case 'tool-call':
-      return `(tool call ${part.name}) ${part.rawInput ?? JSON.stringify(part.input ?? null)}`;
+      return `(tool call ${part.name}) ${toolCallArguments(part)}`;
     case 'tool-result': {
       const output = fitToTokens(part.output, maxToolResultTokens, tokens.tokenizer);
       const cut = output.length < part.output.length ? ' (cut for the summariser; full output saved)' : '';

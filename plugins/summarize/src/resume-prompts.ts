@@ -1,4 +1,4 @@
-import { dataBlock, escapeQuotedText, fitToTokens, type Message, type MessagePart, type TokenCounting } from '@ollm/core';
+import { dataBlock, escapeQuotedText, fitToTokens, toolCallArguments, type Message, type MessagePart, type TokenCounting } from '@ollm/core';
 
 const SYSTEM_PROMPT =
   'You write hand-over notes so a coding assistant can restart from a fresh context. ' +
@@ -48,7 +48,7 @@ export function renderForResume(message: Message, index: number, settings: Rende
       case 'reasoning':
         return `(reasoning) ${item.text}`;
       case 'tool-call':
-        return `(tool call ${item.name}) ${item.rawInput ?? JSON.stringify(item.input ?? null)}`;
+        return `(tool call ${item.name}) ${toolCallArguments(item)}`;
       case 'tool-result':
         return `(tool result${item.isError ? ', error' : ''}) ${fitToTokens(item.output, settings.maxToolResultTokens, settings.tokens.tokenizer)}`;
       case 'file':

@@ -55,7 +55,7 @@ export function renderMessage(message: Message): string {
   const body = message.parts.map((part) => {
     switch (part.type) {
       case 'tool-call':
-        return `[tool call ${part.name}] ${part.rawInput ?? JSON.stringify(part.input ?? null)}`;
+        return `[tool call ${part.name}] ${toolCallArguments(part)}`;
       case 'tool-result':
         return `[tool result${part.isError ? ' (error)' : ''}] ${part.output}`;
       case 'reasoning':

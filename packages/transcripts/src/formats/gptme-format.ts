@@ -1,4 +1,4 @@
-import type { Message, MessagePart } from '@ollm/core';
+import { toolCallArguments, type Message, type MessagePart } from '@ollm/core';
 import { isRecord, orderLike } from '../json/order-like.js';
 import { invalidTranscript } from '../validation/invalid-transcript.js';
 import { expectArray, expectRecord, expectString } from '../validation/expect.js';
@@ -73,7 +73,7 @@ function writeGptmeLine(message: Message, timestamp: string | undefined, source:
   const content = message.parts
     .map((part) => {
       if (part.type === 'text' || part.type === 'reasoning') return part.text;
-      if (part.type === 'tool-call') return `${part.name} ${part.rawInput ?? JSON.stringify(part.input ?? null)}`;
+      if (part.type === 'tool-call') return `${part.name} ${toolCallArguments(part)}`;
       if (part.type === 'tool-result') return part.output;
       return undefined;
     })

@@ -1,4 +1,4 @@
-import { sha256Hex, withParts, type Message, type MessagePart, type TokenCounting, type ToolCallPart } from '@ollm/core';
+import { sha256Hex, toolCallArguments, withParts, type Message, type MessagePart, type TokenCounting, type ToolCallPart } from '@ollm/core';
 import { NO_MEMO, type TextMemo } from '../cache/text-memo.js';
 import { foldCall } from '../digest/fold-call.js';
 import type { ListEnd } from '../digest/names-list-tokens.js';
@@ -121,7 +121,7 @@ function level2(messages: readonly Message[], context: FoldTurnContext, pieces: 
         return folded;
       }
       if (part.type === 'tool-call') {
-        const raw = part.rawInput ?? JSON.stringify(part.input ?? null);
+        const raw = toolCallArguments(part);
         const piece = memoPiece(memo, message.id, 'tool-call-input', raw);
         const folded = foldCall(
           part,
