@@ -47,7 +47,7 @@ export function compressAssistantMessages(workspace: TrimWorkspace, options: Com
     const original = messageText(message);
     const summary = extractKeySentences(original, { keepRatio: options.keepRatio, tokens: workspace.tokens });
     if (workspace.tokens.countText(summary) > (1 - MINIMUM_SAVING) * candidate.tokens) continue;
-    const stored = workspace.locate(original);
+    const stored = workspace.locate(original, message);
     const shortSha = stored.sha256.slice(0, SHA_PREFIX_LENGTH);
     const recovery =
       stored.path !== undefined

@@ -48,7 +48,7 @@ export function foldToolCallInputs(workspace: TrimWorkspace, options: FoldToolCa
     const part = message.parts[candidate.partIndex];
     if (part?.type !== 'tool-call') continue;
     const raw = rawToolCallInput(part);
-    const stored = workspace.locate(raw);
+    const stored = workspace.locate(raw, part);
     const next = foldToolCall(part, { stored, lineCharacters: options.previewLineCharacters, tokens: workspace.tokens, inputTokens: candidate.tokens });
     if (next === undefined || workspace.tokens.countText(rawToolCallInput(next)) > (1 - MINIMUM_FOLD_SAVING) * candidate.tokens) continue;
     const parts = message.parts.map((existing, index) => (index === candidate.partIndex ? next : existing));

@@ -58,16 +58,35 @@ const EMPTY_LINE = /^\s*(?:<\/?[\w-]+>)?\s*$/;
 /** SWE-agent starts outputs with the exit code; it goes in the header instead of a preview line. */
 const RETURN_CODE_LINE = /^\s*<returncode>(-?\d+)<\/returncode>\s*$/;
 
-function render(input: ToolResultPlaceholderInput, removedTokens: number, originalTokens: number, skeleton: string | undefined): string {
-  const { output, stored, previewLines, previewLineCharacters } = input;
+/** What a placeholder shows of an output's lines, read once for both of its renderings. */
+interface OutputPreview {
+  readonly returnCode: string | undefined;
+  readonly lineCount: number;
+  readonly head: readonly string[];
+  readonly tail: readonly string[];
+  readonly omitted: number;
+}
+
+function previewOf(output: string, previewLines: number): OutputPreview {
   const lines = output.split('\n');
   const returnCode = RETURN_CODE_LINE.exec(lines[0] ?? '')?.[1];
   const meaningful = lines.filter((line, index) => !EMPTY_LINE.test(line) && !(index === 0 && returnCode !== undefined));
   const head = meaningful.slice(0, previewLines);
   const tail = meaningful.slice(Math.max(previewLines, meaningful.length - previewLines));
-  const omitted = meaningful.length - head.length - tail.length;
   // A final newline ends the last line; it does not start another.
   const lineCount = output.endsWith('\n') ? lines.length - 1 : lines.length;
+  return { returnCode, lineCount, head, tail, omitted: meaningful.length - head.length - tail.length };
+}
+
+function render(
+  input: ToolResultPlaceholderInput,
+  preview: OutputPreview,
+  removedTokens: number,
+  originalTokens: number,
+  skeleton: string | undefined,
+): string {
+  const { stored, previewLineCharacters } = input;
+  const { returnCode, lineCount, head, tail, omitted } = preview;
   const command = describeToolCall(input.call);
   const name = input.toolName ?? input.call?.name ?? 'tool';
   const shortSha = stored.sha256.slice(0, SHA_PREFIX_LENGTH);
@@ -100,6 +119,7 @@ export function buildToolResultPlaceholder(input: ToolResultPlaceholderInput): {
   // The removed count depends on the placeholder's own size: measure a draft that shows the
   // original count (as many digits or more), then show what that draft leaves.
   const skeleton = buildJsonSkeleton(input.output, { tokenBudget: skeletonTokenBudget(originalTokens, input.previewLines), tokens: input.tokens });
-  const draftTokens = input.tokens.countText(render(input, originalTokens, originalTokens, skeleton));
-  return { text: render(input, Math.max(0, originalTokens - draftTokens), originalTokens, skeleton), tokens: draftTokens };
+  const preview = previewOf(input.output, input.previewLines);
+  const draftTokens = input.tokens.countText(render(input, preview, originalTokens, originalTokens, skeleton));
+  return { text: render(input, preview, Math.max(0, originalTokens - draftTokens), originalTokens, skeleton), tokens: draftTokens };
 }

@@ -17,6 +17,9 @@ export interface RecordedRemoval {
   readonly path?: string;
 }
 
+/** sha256 of a part's content by the part it was read from: a live session locates the same parts in every compaction. */
+const hashes = new WeakMap<object, { readonly content: string; readonly sha256: string }>();
+
 /**
  * The working copy of a conversation during one trim: the messages (replaced, never mutated),
  * a running token total kept by deltas so each edit costs only the edited message, and the
@@ -92,10 +95,17 @@ export class TrimWorkspace {
 
   /**
    * Where `content` will be saved (its sha256 and, with a logdir, the file), without writing:
-   * placeholders name the file before trim knows whether the edit is worth making.
+   * placeholders name the file before trim knows whether the edit is worth making. `from`, the
+   * part `content` was read from, remembers the sha256 for the next compaction of that part.
    */
-  locate(content: string): RecordedRemoval {
-    const sha256 = sha256Hex(content);
+  locate(content: string, from?: object): RecordedRemoval {
+    const known = from === undefined ? undefined : hashes.get(from);
+    let sha256: string;
+    if (known !== undefined && known.content === content) sha256 = known.sha256;
+    else {
+      sha256 = sha256Hex(content);
+      if (from !== undefined) hashes.set(from, { content, sha256 });
+    }
     if (this.logdir === undefined) return { sha256 };
     return { sha256, path: join(this.logdir, RECOVERY_FOLDER, `${sha256}.txt`) };
   }

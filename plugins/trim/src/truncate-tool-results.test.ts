@@ -110,4 +110,28 @@ describe('truncateToolResults (phase 2)', () => {
     expect(workspace.messages[1]).toBe(placeholder);
     expect(workspace.removed.map((entry) => entry.messageId)).toEqual(['m1', 'm3']);
   });
+
+  it('gives the same placeholder part when the same outputs are truncated again, and a new one when what it shows changes', () => {
+    const messages = conversation();
+    const truncatedParts = (logdir: string | undefined, counter: TokenCounting = tokens) => {
+      const workspace = new TrimWorkspace(messages, counter, logdir, undefined);
+      truncateToolResults(workspace, indexToolCalls(workspace.messages), { threshold: 2000, ...preview });
+      return workspace.messages.flatMap((message) => message.parts.filter((part) => part.type === 'tool-result' && part.output.startsWith(PLACEHOLDER_PREFIX)));
+    };
+    const first = truncatedParts(undefined);
+    expect(first).toHaveLength(3);
+    // A live session compacts the same messages again: the same part objects, which later stages remember.
+    const again = truncatedParts(undefined);
+    again.forEach((part, index) => expect(part).toBe(first[index]));
+    // A logdir changes what the placeholder says: made again, not the remembered text.
+    const logdir = mkdtempSync(join(tmpdir(), 'ollm-trim-again-'));
+    const saved = truncatedParts(logdir);
+    saved.forEach((part, index) => {
+      expect(part).not.toBe(first[index]);
+      expect((part as ToolResultPart).output).toContain('Full output saved');
+    });
+    // Another encoding counts the placeholder differently: its own placeholder.
+    const other = truncatedParts(undefined, new TokenCounter(createTokenizer('cl100k_base')));
+    other.forEach((part, index) => expect(part).not.toBe(first[index]));
+  });
 });
