@@ -70,7 +70,7 @@ export function planMasking(input: PlanMaskingInput): MaskingPlan {
       const mask = planOne(observation, result, tokens, input.logdir);
       if (mask.outputTokens - mask.placeholderTokens < Math.max(1, options.minimumTokensSaved)) kept.wouldNotShrink += 1;
       else {
-        masks.push({ ...mask, sha256: mask.sha256 ?? sha256Hex(result.output) });
+        masks.push({ ...mask, sha256: mask.sha256 ?? outputSha256(result) });
         total -= mask.outputTokens - mask.placeholderTokens;
       }
     }
@@ -119,8 +119,20 @@ function countingOwner(tokens: TokenCounting): object {
   return Object.getPrototypeOf(tokens) === TokenCounter.prototype ? tokens.tokenizer : tokens;
 }
 
+/** sha256 of each masked output, by part (parts are immutable): a live session masks the same outputs in every compaction. */
+const hashes = new WeakMap<ToolResultPart, string>();
+
+function outputSha256(result: ToolResultPart): string {
+  let sha256 = hashes.get(result);
+  if (sha256 === undefined) {
+    sha256 = sha256Hex(result.output);
+    hashes.set(result, sha256);
+  }
+  return sha256;
+}
+
 function buildPlan(observation: Observation, result: ToolResultPart, tokens: TokenCounting, logdir: string | undefined): Plan {
-  const sha256 = logdir === undefined ? undefined : sha256Hex(result.output);
+  const sha256 = logdir === undefined ? undefined : outputSha256(result);
   // The same path saveRemovedContent writes to, so the placeholder can name it before saving.
   const path = logdir === undefined ? undefined : join(logdir, RECOVERY_FOLDER, `${sha256}.txt`);
   // The host counted the message holding this output already; the counter keeps each part's count.
