@@ -28,8 +28,8 @@ class TreeFolder {
     this.states = lines.map(() => 'code');
   }
 
-  private isDefinitionLike(node: Node): boolean {
-    return this.rules.definitions.has(node.type) || this.rules.containers.has(node.type);
+  private isDefinitionLike(type: string): boolean {
+    return this.rules.definitions.has(type) || this.rules.containers.has(type);
   }
 
   /** Byte ranges of every definition and container (`readTree`). */
@@ -76,51 +76,54 @@ class TreeFolder {
     }
   }
 
-  private isDocstring(node: Node, index: number): boolean {
-    return this.rules.docstrings && index === 0 && node.type === 'expression_statement' && node.namedChildCount === 1 && node.namedChild(0)?.type === 'string';
+  private isDocstring(node: Node, type: string, index: number): boolean {
+    return this.rules.docstrings && index === 0 && type === 'expression_statement' && node.namedChildCount === 1 && node.namedChild(0)?.type === 'string';
   }
 
   /**
    * Folds the members of a module, class body or error region one by one. At the top of a
    * fragment (`sed -n` from inside a function), an indented statement is the tail of a body
-   * whose header was not shown: it folds like a body.
+   * whose header was not shown: it folds like a body. Each child's type is read once: every read
+   * of a node's property is a round trip into the wasm parser.
    */
   foldMembers(parent: Node, topLevel = false): void {
     let index = 0;
     for (const child of parent.namedChildren) {
       if (!child) continue;
-      if (this.rules.comments.has(child.type)) continue;
-      if (this.isDocstring(child, index)) this.mark(child.startPosition.row, lastRowOf(child), 'comment');
-      else if (topLevel && this.isLooseStatement(child) && (child.startPosition.column > 0 || this.scriptBody)) {
+      const type = child.type;
+      if (this.rules.comments.has(type)) continue;
+      if (this.isDocstring(child, type, index)) this.mark(child.startPosition.row, lastRowOf(child), 'comment');
+      else if (topLevel && this.isLooseStatement(child, type) && (child.startPosition.column > 0 || this.scriptBody)) {
         this.mark(child.startPosition.row, lastRowOf(child), 'fold');
-      } else if (topLevel && child.type === 'ERROR') this.foldMembers(child, true);
-      else this.foldMember(child);
+      } else if (topLevel && type === 'ERROR') this.foldMembers(child, true);
+      else this.foldMember(child, type);
       index++;
     }
   }
 
   /** A statement that is neither a definition, an import, nor a wrapper around a definition. */
-  private isLooseStatement(node: Node): boolean {
-    return !this.isDefinitionLike(node) && !this.rules.imports.has(node.type) && node.type !== 'ERROR' && !this.containsDefinition(node);
+  private isLooseStatement(node: Node, type: string): boolean {
+    return !this.isDefinitionLike(type) && !this.rules.imports.has(type) && type !== 'ERROR' && !this.containsDefinition(node);
   }
 
-  private foldMember(node: Node): void {
+  private foldMember(node: Node, type: string): void {
+    if (this.rules.definitions.has(type)) return this.foldBody(node, false);
+    if (this.rules.containers.has(type)) return this.foldBody(node, true);
+    if (this.rules.imports.has(type)) return;
     const firstRow = node.startPosition.row;
     const lastRow = lastRowOf(node);
-    if (this.rules.definitions.has(node.type)) return this.foldBody(node, false);
-    if (this.rules.containers.has(node.type)) return this.foldBody(node, true);
-    if (this.rules.imports.has(node.type) || lastRow - firstRow + 1 <= SHORT_STATEMENT_ROWS) return;
-    if (this.rules.keepWhole.has(node.type) && lastRow - firstRow + 1 <= KEEP_WHOLE_ROWS) return;
-    if (node.type === 'ERROR' || this.containsDefinition(node)) {
+    if (lastRow - firstRow + 1 <= SHORT_STATEMENT_ROWS) return;
+    if (this.rules.keepWhole.has(type) && lastRow - firstRow + 1 <= KEEP_WHOLE_ROWS) return;
+    if (type === 'ERROR' || this.containsDefinition(node)) {
       return this.foldMembers(node);
     }
     // A long statement that defines nothing: its first row says what it is.
-    this.mark(firstRow + 1, this.closingRowKept(node) ? lastRow - 1 : lastRow, 'fold');
+    this.mark(firstRow + 1, this.closingRowKept(lastRow) ? lastRow - 1 : lastRow, 'fold');
   }
 
-  /** True when the node's last row is only closing punctuation (`}`, `});`, `end`). */
-  private closingRowKept(node: Node): boolean {
-    const last = this.lines[lastRowOf(node)]?.trim() ?? '';
+  /** True when a node's last row (`lastRowOf`) is only closing punctuation (`}`, `});`, `end`). */
+  private closingRowKept(lastRow: number): boolean {
+    const last = this.lines[lastRow]?.trim() ?? '';
     return /^[\])}]+[;,)]*$|^end$/.test(last);
   }
 
@@ -128,14 +131,18 @@ class TreeFolder {
     const body = node.childForFieldName('body') ?? this.lastBlockChild(node);
     const headerRow = node.startPosition.row;
     if (!body) {
-      if (!isContainer) this.mark(headerRow + 1, this.closingRowKept(node) ? lastRowOf(node) - 1 : lastRowOf(node), 'fold');
+      if (!isContainer) {
+        const lastRow = lastRowOf(node);
+        this.mark(headerRow + 1, this.closingRowKept(lastRow) ? lastRow - 1 : lastRow, 'fold');
+      }
       return;
     }
     if (isContainer) return this.foldMembers(body);
     const bodyRow = body.startPosition.row;
     const opensOnHeaderLine = (this.lines[bodyRow]?.slice(0, body.startPosition.column).trim() ?? '') !== '';
     const firstFolded = opensOnHeaderLine ? bodyRow + 1 : bodyRow;
-    const lastFolded = this.closingRowKept(body) ? lastRowOf(body) - 1 : lastRowOf(body);
+    const bodyLastRow = lastRowOf(body);
+    const lastFolded = this.closingRowKept(bodyLastRow) ? bodyLastRow - 1 : bodyLastRow;
     if (firstFolded <= headerRow) return;
     this.mark(firstFolded, lastFolded, 'fold');
   }
