@@ -11,19 +11,26 @@
  * `--only middleware`: only the middleware section (the AI SDK's and LangChain's context middlewares
  * per agent step), written the same way (record-docs --only middleware refreshes its block);
  * `--from bench/results/latest.json`: measure nothing, render that report again (its mode decides
- * where: a full report rewrites docs/), for a change to the renderers.
+ * where: a full report rewrites docs/), for a change to the renderers. `--help` prints the usage.
  */
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { BENCH_USAGE, parseBenchArguments } from './bench-arguments.js';
 import type { BenchReport } from './bench-report.js';
 import { FULL_MODE, QUICK_MODE } from './bench-mode.js';
 import { progress, runBench, runMiddlewareOnly, runServeOnly, runSpeedOnly, writePartialReport, writeReport } from './run-bench.js';
 import { parseOnly } from './speed/parse-only.js';
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: { quick: { type: 'boolean', default: false }, fixtures: { type: 'string' }, only: { type: 'string' }, from: { type: 'string' } },
-  });
+  const parsed = parseBenchArguments(process.argv.slice(2));
+  if ('help' in parsed) {
+    process.stdout.write(BENCH_USAGE);
+    return;
+  }
+  if ('error' in parsed) {
+    process.stderr.write(`bench: ${parsed.error}\n\n${BENCH_USAGE}`);
+    process.exit(2);
+  }
+  const values = parsed.arguments;
   if (values.from !== undefined) {
     const report = JSON.parse(readFileSync(values.from, 'utf8')) as BenchReport;
     if ((report.mode !== 'full' && report.mode !== 'quick') || !report.compaction) {
