@@ -244,11 +244,19 @@ export class RequestCompactor {
   /** Compacts under the store's lock; a proxy that finds the lock taken waits for the other's entry. */
   async #compactOnce(key: string, work: CompactionWork): Promise<CompactionOutcome> {
     const { store } = this.#options;
-    const release = await store.tryLock(key, COMPACTION_LOCK_MS);
-    if (!release) {
-      const entry = await this.#waitForEntry(key, work.request.signal);
-      if (entry) return { entry, processedTokens: 0, removedNow: 0 };
-      // The holder gave up or died: compact here after all.
+    let release = await store.tryLock(key, COMPACTION_LOCK_MS);
+    if (release) {
+      // Another proxy may have stored this very compaction, and let the lock go, since this one looked.
+      const [entry] = await store.getCompactions([key]);
+      if (entry) {
+        await release();
+        return { entry, processedTokens: 0, removedNow: 0 };
+      }
+    } else {
+      const waited = await this.#waitForEntry(key, work.request.signal);
+      if (waited.entry) return { entry: waited.entry, processedTokens: 0, removedNow: 0 };
+      // The holder gave up or died: compact here after all (under the lock, when this proxy got it).
+      release = waited.release;
     }
     try {
       const outcome = await this.#compact(work);
@@ -259,21 +267,31 @@ export class RequestCompactor {
     }
   }
 
-  async #waitForEntry(key: string, signal: AbortSignal | undefined): Promise<CachedCompaction | undefined> {
+  /**
+   * The entry another proxy is compacting, once it is stored; else (the other proxy let the lock go
+   * without storing one, or the wait timed out) no entry, with the lock when this proxy took it.
+   */
+  async #waitForEntry(key: string, signal: AbortSignal | undefined): Promise<{ entry?: CachedCompaction; release?: () => Promise<void> }> {
+    const { store } = this.#options;
     const deadline = Date.now() + COMPACTION_LOCK_MS;
     while (Date.now() < deadline) {
       signal?.throwIfAborted();
-      const [entry] = await this.#options.store.getCompactions([key]);
-      if (entry) return entry;
-      const release = await this.#options.store.tryLock(key, COMPACTION_LOCK_MS);
+      const [entry] = await store.getCompactions([key]);
+      if (entry) return { entry };
+      const release = await store.tryLock(key, COMPACTION_LOCK_MS);
       if (release) {
-        // The lock is free again without an entry: the other proxy failed.
-        await release();
-        return undefined;
+        // The lock is free again. The holder stores its entry before it lets the lock go, so an
+        // entry stored between the look above and this lock is there now: read it under the lock.
+        const [stored] = await store.getCompactions([key]);
+        if (stored) {
+          await release();
+          return { entry: stored };
+        }
+        return { release };
       }
       await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
     }
-    return undefined;
+    return {};
   }
 
   async #compact(work: CompactionWork): Promise<CompactionOutcome> {
