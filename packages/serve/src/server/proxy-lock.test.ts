@@ -56,7 +56,7 @@ async function expectReused(store: ProxyStore, messages: readonly Record<string,
     expect(response.status, body).toBe(200);
     expect(compactions - before).toBe(0);
     expect(contextFields(response.headers.get('x-ollm-context'))['processed']).toBe('0');
-    expect(harness.fake.requests.at(-1)?.body['messages']).toEqual(JSON.parse(stored[1]).messages);
+    expect((harness.fake.requests.at(-1)?.body as { messages?: unknown } | undefined)?.messages).toEqual(JSON.parse(stored[1]).messages);
   } finally {
     await harness.close();
   }
