@@ -3,9 +3,8 @@ import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import { Ollama } from 'ollama';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ContextProviderV2 } from '@ollm/core';
-import fold from '@ollm/plugin-fold';
 import { contextFields, fileText, question } from '../test-support/agent-conversation.js';
+import { countingFold } from '../test-support/counting-fold.js';
 import { SMALL_MODEL, startProxyHarness, type ProxyHarness } from '../test-support/proxy-harness.js';
 
 let harness: ProxyHarness | undefined;
@@ -228,15 +227,8 @@ describe('ollm serve: faults', () => {
   });
 
   it('compacts one conversation once when the same request arrives twice at the same time', async () => {
-    let compactions = 0;
-    const counting: ContextProviderV2 = {
-      ...(fold as ContextProviderV2),
-      async compress(call) {
-        compactions += 1;
-        return (fold as ContextProviderV2).compress(call);
-      },
-    };
-    harness = await startProxyHarness({ stages: [counting] });
+    const counting = countingFold();
+    harness = await startProxyHarness({ stages: [counting.stage] });
     const client = new Ollama({ host: harness.proxy.url });
     const messages = longConversation(40).map((message) =>
       message['role'] === 'tool'
@@ -251,7 +243,7 @@ describe('ollm serve: faults', () => {
     ]);
     expect(a.message.content.length).toBeGreaterThan(0);
     expect(b.message.content.length).toBeGreaterThan(0);
-    expect(compactions).toBe(1);
+    expect(counting.compactions).toBe(1);
     const sent = harness.fake.requests.filter((request) => request.path === '/api/chat');
     expect(sent).toHaveLength(2);
     expect(sent[0]!.body).toEqual(sent[1]!.body);

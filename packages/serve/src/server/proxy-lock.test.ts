@@ -1,19 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { ContextProviderV2 } from '@ollm/core';
-import fold from '@ollm/plugin-fold';
 import { contextFields, fileText, question } from '../test-support/agent-conversation.js';
+import { countingFold } from '../test-support/counting-fold.js';
 import { SMALL_MODEL, startProxyHarness } from '../test-support/proxy-harness.js';
 import { createMemoryStore } from '../store/memory-store.js';
 import type { ProxyStore } from '../store/proxy-store.js';
 
-let compactions = 0;
-const countingFold: ContextProviderV2 = {
-  ...(fold as ContextProviderV2),
-  async compress(call) {
-    compactions += 1;
-    return (fold as ContextProviderV2).compress(call);
-  },
-};
+const counting = countingFold();
 
 /** A conversation over the 4,096-token window: the proxy compacts it. */
 function longConversation(): Record<string, unknown>[] {
@@ -35,7 +27,7 @@ async function chat(url: string, messages: readonly Record<string, unknown>[]) {
 
 /** The other replica's compaction of `messages`, as it stores it: its key and its JSON. */
 async function otherReplicaEntry(messages: readonly Record<string, unknown>[]): Promise<[string, string]> {
-  const other = await startProxyHarness({ stages: [countingFold], proxy: { pipeline: 'fold' } });
+  const other = await startProxyHarness({ stages: [counting.stage], proxy: { pipeline: 'fold' } });
   try {
     const { response, body } = await chat(other.proxy.url, messages);
     expect(response.status, body).toBe(200);
@@ -49,12 +41,12 @@ async function otherReplicaEntry(messages: readonly Record<string, unknown>[]): 
 
 /** Sends `messages` through a proxy on `store`; expects no compaction of its own and the other replica's messages upstream. */
 async function expectReused(store: ProxyStore, messages: readonly Record<string, unknown>[], stored: [string, string]): Promise<void> {
-  const harness = await startProxyHarness({ stages: [countingFold], store, proxy: { pipeline: 'fold' } });
+  const harness = await startProxyHarness({ stages: [counting.stage], store, proxy: { pipeline: 'fold' } });
   try {
-    const before = compactions;
+    const before = counting.compactions;
     const { response, body } = await chat(harness.proxy.url, messages);
     expect(response.status, body).toBe(200);
-    expect(compactions - before).toBe(0);
+    expect(counting.compactions - before).toBe(0);
     expect(contextFields(response.headers.get('x-ollm-context'))['processed']).toBe('0');
     expect((harness.fake.requests.at(-1)?.body as { messages?: unknown } | undefined)?.messages).toEqual(JSON.parse(stored[1]).messages);
   } finally {

@@ -4,26 +4,18 @@ import { join } from 'node:path';
 import OpenAI from 'openai';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ContextProviderV2 } from '@ollm/core';
 import { startFakeModelServer, type FakeModelServer } from '@ollm/fake-model-server';
-import fold from '@ollm/plugin-fold';
 import type { RequestReport } from '../compaction/request-compactor.js';
 import { createRedisStore } from '../store/redis-store.js';
 import type { SearchableProxyStore } from '../store/searchable-proxy-store.js';
 import { contextFields, fileText, question } from '../test-support/agent-conversation.js';
+import { countingFold } from '../test-support/counting-fold.js';
 import { SMALL_MODEL } from '../test-support/proxy-harness.js';
 import { redisServerAvailable, startRedisServer, type RedisServer } from '../test-support/redis-server.js';
 import { startProxyServer, type ProxyServer } from './proxy-server.js';
 
-let compactions = 0;
 // fold, counting its calls: two proxies in this process share the count.
-const countingFold: ContextProviderV2 = {
-  ...(fold as ContextProviderV2),
-  async compress(call) {
-    compactions += 1;
-    return (fold as ContextProviderV2).compress(call);
-  },
-};
+const counting = countingFold();
 
 interface Replica {
   readonly proxy: ProxyServer;
@@ -48,7 +40,7 @@ describe.skipIf(!redisServerAvailable())('two ollm serve replicas sharing one Re
       const proxy = await startProxyServer({
         upstream: fake.url,
         port: 0,
-        stages: [countingFold],
+        stages: [counting.stage],
         pipeline: 'fold',
         store,
         logdir,
@@ -95,7 +87,7 @@ describe.skipIf(!redisServerAvailable())('two ollm serve replicas sharing one Re
     const compacted = served.filter(({ fields }) => fields['action'] === 'compacted');
     expect(compacted.slice(1).every(({ fields }) => Number(fields['reused']) > 0)).toBe(true);
     expect(new Set(compacted.map(({ replica }) => replica))).toEqual(new Set([0, 1]));
-    expect(compactions).toBe(compacted.length);
+    expect(counting.compactions).toBe(compacted.length);
 
     // What one replica removed, the other's store (and `ollm recover --store`) reads back.
     const reference = replicas[0]!.reports.concat(replicas[1]!.reports).flatMap((report) => report.references)[0]!;
@@ -106,7 +98,7 @@ describe.skipIf(!redisServerAvailable())('two ollm serve replicas sharing one Re
   });
 
   it('compacts a conversation once when the same request reaches both replicas at the same time', async () => {
-    const before = compactions;
+    const before = counting.compactions;
     const messages: Record<string, unknown>[] = [{ role: 'system', content: 'Concurrent replicas.' }];
     for (let turn = 0; turn < 40; turn += 1) {
       messages.push({ role: 'user', content: `${question(turn)} (concurrent)` });
@@ -121,7 +113,7 @@ describe.skipIf(!redisServerAvailable())('two ollm serve replicas sharing one Re
       ),
     );
     expect(responses.map((response) => response.status)).toEqual([200, 200]);
-    expect(compactions - before).toBe(1);
+    expect(counting.compactions - before).toBe(1);
     const sent = fake.requests.slice(-2).map((request) => request.body);
     expect(sent[0]).toEqual(sent[1]);
   });
