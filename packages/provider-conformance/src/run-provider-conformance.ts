@@ -6,6 +6,8 @@ import {
   createTokenizer,
   isContextProvider,
   resolveCompressionConfig,
+  runProvider,
+  type CompactionResult,
   type ContextProvider,
   type Message,
   type MessageShapeRuleSet,
@@ -35,6 +37,18 @@ export interface ProviderConformanceOptions {
    * `strict`: first a user turn, turns alternating, nothing empty, results right after their call.
    */
   readonly shape?: MessageShapeRuleSet;
+  /**
+   * Whether compacting the same conversation again gives the same result, with the same counter
+   * (every cache warm, as in a live session) and with a new one. Default true; a provider whose
+   * output is a model's reply may say false.
+   */
+  readonly deterministic?: boolean;
+}
+
+/** What a compaction says, as data (its timing stats left out): two runs that agree write the same. */
+function comparable(result: CompactionResult): unknown {
+  const { messages, removed, coveredThrough, limitations, warnings, folded } = result;
+  return JSON.parse(JSON.stringify({ messages, removed, coveredThrough, limitations, warnings, folded }));
 }
 
 const MAX_SHRINKS = 60;
@@ -116,6 +130,30 @@ export function runProviderConformance(createProvider: () => ContextProvider, op
         );
       });
     }
+
+    // Caches that outlive a call (by part, by content, per counter) must never change an answer.
+    it.skipIf(options.deterministic === false)(
+      'compacts a generated conversation again into the same result, with the same counter and with a new one',
+      async () => {
+        const ratio = limitRatios[0] ?? 0.5;
+        await fc.assert(
+          fc.asyncProperty(fc.limitShrink(conversationArbitrary(), MAX_SHRINKS), async (messages) => {
+            const config = resolveCompressionConfig({
+              limit: Math.floor(ratio * tokens.countMessages(messages)),
+              ...(options.extraConfig ? { extraConfig: options.extraConfig } : {}),
+            });
+            const compacted = async (context: ProviderContext) => comparable(await runProvider(createProvider(), messages, config, context));
+            const first = await compacted(contextForRun());
+            expect(await compacted(contextForRun())).toEqual(first);
+            if (staticContext?.tokens === undefined) {
+              const fresh = { ...contextForRun(), tokens: new TokenCounter(createTokenizer('o200k_base')) };
+              expect(await compacted(fresh)).toEqual(first);
+            }
+          }),
+          { numRuns: Math.max(5, Math.floor(numRuns / 2)) },
+        );
+      },
+    );
 
     describe(`real transcripts (${selection})`, () => {
       const files = listFixtureFiles(selection);
