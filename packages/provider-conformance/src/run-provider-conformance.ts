@@ -87,11 +87,15 @@ export function runProviderConformance(createProvider: () => ContextProvider, op
     return createProviderContext({ ...fields, tokens, ...(fields.state ? { state: new Map(fields.state) } : {}) });
   };
 
-  const check = (messages: readonly Message[], ratio: number): Promise<ConformanceFailure[]> => {
-    const limit = Math.floor(ratio * tokens.countMessages(messages));
-    const config = resolveCompressionConfig({ limit, ...(options.extraConfig ? { extraConfig: options.extraConfig } : {}) });
-    return checkProviderOnConversation(createProvider(), messages, config, contextForRun(), { shape: options.shape ?? 'strict' });
-  };
+  /** The config of one run: `limit = ratio x the conversation's tokens`. */
+  const configFor = (messages: readonly Message[], ratio: number) =>
+    resolveCompressionConfig({
+      limit: Math.floor(ratio * tokens.countMessages(messages)),
+      ...(options.extraConfig ? { extraConfig: options.extraConfig } : {}),
+    });
+
+  const check = (messages: readonly Message[], ratio: number): Promise<ConformanceFailure[]> =>
+    checkProviderOnConversation(createProvider(), messages, configFor(messages, ratio), contextForRun(), { shape: options.shape ?? 'strict' });
 
   describe(`${describeProvider(createProvider)}: ContextProvider conformance`, () => {
     it('is a context provider (spec v2, or v1 as first shipped) with a name', () => {
@@ -138,10 +142,7 @@ export function runProviderConformance(createProvider: () => ContextProvider, op
         const ratio = limitRatios[0] ?? 0.5;
         await fc.assert(
           fc.asyncProperty(fc.limitShrink(conversationArbitrary(), MAX_SHRINKS), async (messages) => {
-            const config = resolveCompressionConfig({
-              limit: Math.floor(ratio * tokens.countMessages(messages)),
-              ...(options.extraConfig ? { extraConfig: options.extraConfig } : {}),
-            });
+            const config = configFor(messages, ratio);
             const compacted = async (context: ProviderContext) => comparable(await runProvider(createProvider(), messages, config, context));
             const first = await compacted(contextForRun());
             expect(await compacted(contextForRun())).toEqual(first);
