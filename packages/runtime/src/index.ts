@@ -78,6 +78,8 @@ export { createWindowGuardProvider, WINDOW_GUARD_NOTE_PREFIX } from './context/w
 // Incremental compaction for hosts that send the whole conversation on every call
 export type { IncrementalCompactorOptions, IncrementalFit, IncrementalFitOptions, IncrementalWindow } from './incremental/incremental-compactor.js';
 export { DEFAULT_INCREMENTAL_CACHE_ENTRIES, DEFAULT_INCREMENTAL_TARGET_SHARE, IncrementalCompactor } from './incremental/incremental-compactor.js';
+export type { CompactedSpan, CompactSpanOptions } from './incremental/compact-span.js';
+export { DEFAULT_SPAN_TARGET_SHARE, MAX_SPAN_REFERENCES, compactSpan, spanTarget } from './incremental/compact-span.js';
 
 // The recall tool: the model takes back what compaction removed
 export type { RecallInput, RecallOptions, RecallResult, RecallToolDefinition } from './recall/recall-tool.js';

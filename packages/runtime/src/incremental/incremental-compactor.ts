@@ -2,9 +2,6 @@ import { createHash } from 'node:crypto';
 import {
   canonicalMessage,
   createTokenizer,
-  providerUsesModel,
-  resolveCompressionConfig,
-  runStages,
   silentLogger,
   TokenCounter,
   type ContextProvider,
@@ -16,9 +13,10 @@ import {
 } from '@ollm/core';
 import { createWindowGuardProvider } from '../context/window-guard-provider.js';
 import { ContextOverflowError } from '../errors/context-overflow-error.js';
+import { compactSpan, DEFAULT_SPAN_TARGET_SHARE } from './compact-span.js';
 
 /** Share of the budget a compaction aims for, so the steps that follow fit without compacting again. */
-export const DEFAULT_INCREMENTAL_TARGET_SHARE = 0.7;
+export const DEFAULT_INCREMENTAL_TARGET_SHARE = DEFAULT_SPAN_TARGET_SHARE;
 /** Compactions kept in memory (the newest); one agent run needs one or two. */
 export const DEFAULT_INCREMENTAL_CACHE_ENTRIES = 64;
 
@@ -91,7 +89,6 @@ interface Entry {
   readonly references: readonly string[];
 }
 
-const MAX_REFERENCES = 256;
 /** Previous keys remembered per message (one per budget or scope it was seen under). */
 const CHAIN_KEYS_PER_MESSAGE = 4;
 
@@ -219,42 +216,30 @@ export class IncrementalCompactor {
     reused: Entry | undefined,
     abortSignal: AbortSignal | undefined,
   ): Promise<Entry> {
-    const target = Math.max(1, Math.floor(budget * (this.#options.targetShare ?? DEFAULT_INCREMENTAL_TARGET_SHARE)));
-    const stages = [...(reused?.stages ?? [])];
-    const removed: string[] = [];
-    let messages = input;
-    const run = async (providers: readonly ContextProvider[], limit: number) => {
-      const done = await this.#runStages(providers, messages, limit, abortSignal);
-      messages = done.messages;
-      for (const { provider, result } of done.applied) {
-        if (!stages.includes(provider)) stages.push(provider);
-        for (const piece of result.removed) removed.push(piece.sha256);
-      }
-    };
-    await run(this.#options.stages, target);
-    if (this.#tokens.countMessages(messages) > target) await run([this.#guard], target);
-    const after = this.#tokens.countMessages(messages);
-    if (after > budget) {
-      throw new ContextOverflowError({ requestTokens: after, requestLimit: budget, contextSize: window.contextSize, replyReserve: window.replyReserve });
-    }
-    return { covered, messages, stages, references: [...new Set([...(reused?.references ?? []), ...removed])].slice(-MAX_REFERENCES) };
-  }
-
-  #runStages(providers: readonly ContextProvider[], messages: readonly Message[], limit: number, abortSignal: AbortSignal | undefined) {
-    const { model, logdir, providerOptions, shape } = this.#options;
-    const logger = this.#options.logger ?? silentLogger;
-    return runStages({
-      stages: model ? providers : providers.filter((provider) => !providerUsesModel(provider)),
-      messages,
-      config: resolveCompressionConfig({ limit, ...(logdir !== undefined ? { logdir } : {}) }),
-      context: { tokens: this.#tokens, logger, ...(model ? { model } : {}), ...(abortSignal ? { abortSignal } : {}) },
-      ...(providerOptions ? { providerOptions } : {}),
+    const { stages, model, logdir, providerOptions, shape } = this.#options;
+    const done = await compactSpan({
+      messages: input,
+      stages,
+      guard: this.#guard,
+      budget,
+      targetShare: this.#options.targetShare ?? DEFAULT_INCREMENTAL_TARGET_SHARE,
+      tokens: this.#tokens,
       shape: shape ?? 'openai',
-      onError: (provider, error) => {
-        if (abortSignal?.aborted) return 'throw';
-        logger.warn(`${provider.name} failed (${error instanceof Error ? error.message : String(error)}); going on without it`);
-        return 'skip';
-      },
+      logger: this.#options.logger ?? silentLogger,
+      ...(model ? { model } : {}),
+      ...(providerOptions ? { providerOptions } : {}),
+      ...(logdir !== undefined ? { logdir } : {}),
+      ...(abortSignal ? { abortSignal } : {}),
+      ...(reused ? { previous: reused } : {}),
     });
+    if (done.tokensAfter > budget) {
+      throw new ContextOverflowError({
+        requestTokens: done.tokensAfter,
+        requestLimit: budget,
+        contextSize: window.contextSize,
+        replyReserve: window.replyReserve,
+      });
+    }
+    return { covered, messages: done.messages, stages: done.stages, references: done.references };
   }
 }

@@ -1,21 +1,17 @@
 import {
   formatInteger,
   InvalidTranscriptError,
-  providerUsesModel,
   readRemovedEntry,
   RECOVERY_FOLDER,
-  resolveCompressionConfig,
-  runStages,
   type ContextProvider,
   type LanguageModel,
   type Logger,
-  type Message,
   type MessageShapeRuleSet,
   type ProviderOptions,
   type TokenCounter,
 } from '@ollm/core';
 import { join } from 'node:path';
-import { createWindowGuardProvider, resolveReplyReserve } from '@ollm/runtime';
+import { compactSpan, createWindowGuardProvider, DEFAULT_SPAN_TARGET_SHARE, resolveReplyReserve } from '@ollm/runtime';
 import { readWireMessages, type WireFormat } from '@ollm/transcripts';
 import type { ModelWindow } from '../upstream/model-windows.js';
 import type { CachedCompaction, ProxyStore } from '../store/proxy-store.js';
@@ -24,14 +20,12 @@ import { SingleFlight } from './single-flight.js';
 import { requestTooLarge } from './request-too-large.js';
 
 /** Share of the budget a compaction aims for, so the turns that follow fit without compacting again. */
-export const DEFAULT_TARGET_SHARE = 0.7;
+export const DEFAULT_TARGET_SHARE = DEFAULT_SPAN_TARGET_SHARE;
 /** How long one proxy may hold a conversation's compaction before another takes it over. */
 export const COMPACTION_LOCK_MS = 120_000;
 const LOCK_POLL_MS = 25;
 /** Prefix keys asked for per store round trip, longest first. */
 const LOOKUP_CHUNK = 32;
-/** References an entry keeps (the newest); every piece stays in the recovery store regardless. */
-export const MAX_REFERENCES_KEPT = 256;
 const BODY_LABEL = 'request body';
 
 export interface RequestCompactorOptions {
@@ -296,55 +290,41 @@ export class RequestCompactor {
 
   async #compact(work: CompactionWork): Promise<CompactionOutcome> {
     const { request, reused, tail, budget } = work;
-    const { tokens, logdir, store } = this.#options;
+    const { tokens, logdir, store, stages, logger, model, providerOptions, shape } = this.#options;
     const input = reused ? [...reused.messages, ...tail] : [...request.messages];
     const wire = readWireMessages(request.format, input, BODY_LABEL);
     const processedTokens = tokens.countMessages(wire.messages);
-    const target = Math.max(1, Math.floor(budget * this.#targetShare()));
-    const stages: string[] = [...(reused?.stages ?? [])];
-    const removed: string[] = [];
-    let messages: readonly Message[] = wire.messages;
-    const run = async (providers: readonly ContextProvider[], limit: number): Promise<void> => {
-      const done = await this.#runStages(providers, messages, limit, request.signal);
-      messages = done.messages;
-      for (const { provider, result } of done.applied) {
-        if (!stages.includes(provider)) stages.push(provider);
-        for (const piece of result.removed) removed.push(piece.sha256);
-      }
-    };
-    await run(this.#options.stages, target);
-    // The guard aims for the target as well: the turns that follow then fit without compacting.
-    if (tokens.countMessages(messages) > target) await run([this.#guard], target);
-    const tokensAfter = tokens.countMessages(messages);
-    if (tokensAfter > budget) throw requestTooLarge({ ...work.base, after: tokensAfter, reason: 'system, user and pinned messages alone are over it' });
-    if (store.kind !== 'files') await this.#mirrorRemoved(removed, logdir);
-    // The newest references only: an entry stays small however long the conversation grows.
-    const references = [...new Set([...(reused?.references ?? []), ...removed])].slice(-MAX_REFERENCES_KEPT);
-    return {
-      entry: { coveredMessages: request.messages.length, messages: wire.write(messages), tokensBefore: work.tokensBefore, tokensAfter, stages, references },
-      processedTokens,
-      removedNow: new Set(removed).size,
-    };
-  }
-
-  /** Core's stage runner: every output validated, kept only when smaller; a failing model stage is skipped. */
-  #runStages(providers: readonly ContextProvider[], messages: readonly Message[], limit: number, signal: AbortSignal | undefined) {
-    const { tokens, logger, logdir, model, providerOptions, shape } = this.#options;
-    return runStages({
-      stages: model ? providers : providers.filter((provider) => !providerUsesModel(provider)),
-      messages,
-      config: resolveCompressionConfig({ limit, logdir }),
-      context: { tokens, logger, ...(model ? { model } : {}), ...(signal ? { abortSignal: signal } : {}) },
-      ...(providerOptions ? { providerOptions } : {}),
+    const done = await compactSpan({
+      messages: wire.messages,
+      stages,
+      guard: this.#guard,
+      budget,
+      targetShare: this.#targetShare(),
+      tokens,
       shape,
-      // A stage that fails (or breaks a rule, so its output is refused) is skipped, as in the
-      // runtime: the next stage, then the window guard, still get the request under the budget.
-      onError: (provider, error) => {
-        if (signal?.aborted) return 'throw';
-        logger.warn(`ollm serve: ${provider.name} failed (${error instanceof Error ? error.message : String(error)}); going on without it`);
-        return 'skip';
-      },
+      logger,
+      logdir,
+      ...(model ? { model } : {}),
+      ...(providerOptions ? { providerOptions } : {}),
+      ...(request.signal ? { abortSignal: request.signal } : {}),
+      ...(reused ? { previous: reused } : {}),
+      warningPrefix: 'ollm serve: ',
     });
+    const { tokensAfter } = done;
+    if (tokensAfter > budget) throw requestTooLarge({ ...work.base, after: tokensAfter, reason: 'system, user and pinned messages alone are over it' });
+    if (store.kind !== 'files') await this.#mirrorRemoved(done.removed, logdir);
+    return {
+      entry: {
+        coveredMessages: request.messages.length,
+        messages: wire.write(done.messages),
+        tokensBefore: work.tokensBefore,
+        tokensAfter,
+        stages: [...done.stages],
+        references: [...done.references],
+      },
+      processedTokens,
+      removedNow: done.removed.length,
+    };
   }
 
   /** Copies what providers saved under logdir into a shared store, so any proxy's `ollm recover` finds it. */
