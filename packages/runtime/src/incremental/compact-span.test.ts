@@ -1,37 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { createTokenizer, sha256Hex, TokenCounter, type ContextProviderV2, type Logger, type Message } from '@ollm/core';
+import { createTokenizer, TokenCounter, type ContextProviderV2, type Logger } from '@ollm/core';
 import { createWindowGuardProvider } from '../context/window-guard-provider.js';
 import { compactSpan, MAX_SPAN_REFERENCES, spanTarget } from './compact-span.js';
+import { placeholderStage, readingConversation } from './test-support/placeholder-steps.js';
 
 const tokens = new TokenCounter(createTokenizer('o200k_base'));
 const guard = createWindowGuardProvider({ shape: 'openai' });
 
-/** A rule stage that replaces the tool results but the last `keep` by their sha256; it records the limit it was given. */
+/** Replaces the tool results but the last `keep` by their sha256; records the limit it was given. */
 function placeholders(keep: number, limits: number[] = []): ContextProviderV2 {
-  return {
-    specificationVersion: 'v2',
-    name: `placeholders-${keep}`,
-    description: 'test stage',
-    async compress({ messages, limit }) {
-      limits.push(limit!);
-      const tools = messages.flatMap((message, index) => (message.role === 'tool' ? [index] : []));
-      const kept = new Set(tools.slice(-keep));
-      const removed: { messageId: string; kind: string; sha256: string; originalTokens: number }[] = [];
-      const output = messages.map((message, index) => {
-        if (message.role !== 'tool' || kept.has(index)) return message;
-        return {
-          ...message,
-          parts: message.parts.map((part) => {
-            if (part.type !== 'tool-result' || part.output.startsWith('[removed')) return part;
-            const sha256 = sha256Hex(part.output);
-            removed.push({ messageId: message.id, kind: 'tool-result', sha256, originalTokens: 0 });
-            return { ...part, output: `[removed ${sha256.slice(0, 12)}]` };
-          }),
-        };
-      });
-      return { messages: output, removed };
-    },
-  };
+  return placeholderStage({ name: `placeholders-${keep}`, keep, onCall: ({ limit }) => void limits.push(limit!) });
 }
 
 const failing: ContextProviderV2 = {
@@ -45,17 +23,7 @@ const failing: ContextProviderV2 = {
 
 const modelStage: ContextProviderV2 = { ...placeholders(0), name: 'needs-model', usesModel: true };
 
-function conversation(turns: number): Message[] {
-  const messages: Message[] = [{ id: 'm0', role: 'system', parts: [{ type: 'text', text: 'You are an agent.' }] }];
-  for (let turn = 0; turn < turns; turn += 1) {
-    const at = messages.length;
-    messages.push({ id: `m${at}`, role: 'user', parts: [{ type: 'text', text: `step ${turn}` }] });
-    messages.push({ id: `m${at + 1}`, role: 'assistant', parts: [{ type: 'tool-call', callId: `c${turn}`, name: 'read', input: { turn } }] });
-    const output = Array.from({ length: 40 }, (_, line) => `line ${line} of file ${turn}: value ${line * turn}`).join('\n');
-    messages.push({ id: `m${at + 2}`, role: 'tool', parts: [{ type: 'tool-result', callId: `c${turn}`, name: 'read', output }] });
-  }
-  return messages;
-}
+const conversation = readingConversation;
 
 function recordingLogger(): Logger & { warnings: string[] } {
   const warnings: string[] = [];

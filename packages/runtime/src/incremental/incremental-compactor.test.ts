@@ -1,50 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { createTokenizer, saveRemovedContent, sha256Hex, TokenCounter, type ContextProviderV2, type Message } from '@ollm/core';
+import { createTokenizer, saveRemovedContent, sha256Hex, TokenCounter, type Message } from '@ollm/core';
 import { ContextOverflowError } from '../errors/context-overflow-error.js';
 import { temporaryHomes } from '../context/test-support/test-stages.js';
 import { recallOutput, recallRemoved } from '../recall/recall-tool.js';
 import { IncrementalCompactor } from './incremental-compactor.js';
+import { placeholderStage, readingConversation } from './test-support/placeholder-steps.js';
 
 const home = temporaryHomes('ollm-incremental-');
 
 let calls = 0;
-/** A rule stage that replaces every tool result but the last two by a placeholder naming its saved sha256. */
-const placeholders: ContextProviderV2 = {
-  specificationVersion: 'v2',
-  name: 'placeholders',
-  description: 'test stage',
-  async compress({ messages, settings }) {
-    calls += 1;
-    const tools = messages.flatMap((message, index) => (message.role === 'tool' ? [index] : []));
-    const keep = new Set(tools.slice(-2));
-    const removed: { messageId: string; kind: string; sha256: string; originalTokens: number }[] = [];
-    const output = messages.map((message, index) => {
-      if (message.role !== 'tool' || keep.has(index)) return message;
-      return {
-        ...message,
-        parts: message.parts.map((part) => {
-          if (part.type !== 'tool-result' || part.output.startsWith('[removed')) return part;
-          const sha256 = settings.logdir ? saveRemovedContent(settings.logdir, part.output).sha256 : sha256Hex(part.output);
-          removed.push({ messageId: message.id, kind: 'tool-result', sha256, originalTokens: 0 });
-          return { ...part, output: `[removed ${sha256.slice(0, 12)}]` };
-        }),
-      };
-    });
-    return { messages: output, removed };
-  },
-};
-
-function conversation(turns: number): Message[] {
-  const messages: Message[] = [{ id: 'm0', role: 'system', parts: [{ type: 'text', text: 'You are an agent.' }] }];
-  for (let turn = 0; turn < turns; turn += 1) {
-    const at = messages.length;
-    messages.push({ id: `m${at}`, role: 'user', parts: [{ type: 'text', text: `step ${turn}` }] });
-    messages.push({ id: `m${at + 1}`, role: 'assistant', parts: [{ type: 'tool-call', callId: `c${turn}`, name: 'read', input: { turn } }] });
-    const output = Array.from({ length: 40 }, (_, line) => `line ${line} of file ${turn}: value ${line * turn}`).join('\n');
-    messages.push({ id: `m${at + 2}`, role: 'tool', parts: [{ type: 'tool-result', callId: `c${turn}`, name: 'read', output }] });
-  }
-  return messages;
-}
+/** Replaces every tool result but the last two by a placeholder naming its saved sha256. */
+const placeholders = placeholderStage({ onCall: () => (calls += 1) });
+const conversation = readingConversation;
 
 describe('IncrementalCompactor', () => {
   it('returns messages that fit as they are, compacts once over the budget, then reuses the compaction for the next steps', async () => {
