@@ -4,6 +4,8 @@ import type { SpeedContender } from './speed-contender.js';
 export const OLLM_SPEED_PIPELINES = ['trim', 'mask,code-aware,trim', 'fold'] as const;
 export const PEER_CONTENDERS = ['langchain-cached', 'langchain-plain', 'ai-sdk-ladder'] as const;
 export const FLOOR_CONTENDER = 'floor';
+/** One tree-sitter parse of the code the pipeline parses (added to the floor): new processes, fresh only. */
+export const CODE_PARSE_CONTENDER = 'code-parse';
 export const ALL_SPEED_CONTENDERS: readonly string[] = [...OLLM_SPEED_PIPELINES, ...PEER_CONTENDERS, FLOOR_CONTENDER];
 
 /**
@@ -12,6 +14,7 @@ export const ALL_SPEED_CONTENDERS: readonly string[] = [...OLLM_SPEED_PIPELINES,
  */
 export async function loadContender(name: string): Promise<SpeedContender> {
   if (name === FLOOR_CONTENDER) return (await import('./floor-contender.js')).floorContender;
+  if (name === CODE_PARSE_CONTENDER) return (await import('./code-parse-contender.js')).codeParseContender();
   if ((PEER_CONTENDERS as readonly string[]).includes(name)) {
     const peers = await import('./peer-contenders.js');
     if (name === 'langchain-cached') return peers.langChainCachedContender;

@@ -1,7 +1,7 @@
 import type { Message } from '@ollm/core';
 import { median } from '../measure.js';
 import { timeInterleaved } from './interleaved-timing.js';
-import { freshCounter, type SpeedContender, type TimingMode } from './speed-contender.js';
+import { freshCounter, type PreparedContender, type SpeedContender, type TimingMode } from './speed-contender.js';
 
 /** A conversation the speed section times, with its size. */
 export interface SpeedConversation {
@@ -42,7 +42,8 @@ export async function measureInProcess(
   const cases: InProcessCase[] = [];
   for (const [index, conversation] of conversations.entries()) {
     const limit = Math.floor(conversation.tokens * options.budget);
-    const prepared = new Map(contenders.map((contender) => [contender.name, contender.prepare(conversation.messages, limit)] as const));
+    const prepared = new Map<string, PreparedContender>();
+    for (const contender of contenders) prepared.set(contender.name, await contender.prepare(conversation.messages, limit));
     // Counted once before (untimed), so that whichever contender runs first with a new counter finds
     // core's content cache as the others do: a new counter in a process that has seen these texts.
     freshCounter().countMessages(conversation.messages);

@@ -32,6 +32,18 @@ describe('measureProcesses', () => {
     expect(progress).toEqual(['1/3', '2/3', '3/3']);
   });
 
+  it('times the fresh-only contenders in fresh processes only (the code parse)', () => {
+    const cases = measureProcesses([transcript('django__django-14915', 14_608)], ['floor', 'code-parse'], {
+      budget: 0.5,
+      rounds: 1,
+      timeoutSeconds: 60,
+      warmUpFor: () => transcript('django__django-11999', 18_553),
+      freshOnly: ['code-parse'],
+    });
+    expect(cases.map((entry) => `${entry.kind} ${entry.contender}`).sort()).toEqual(['cold floor', 'fresh code-parse', 'fresh floor']);
+    for (const entry of cases) expect(entry.error).toBeUndefined();
+  });
+
   it('reports a contender that fails once, with its error, and measures it no more', () => {
     const cases = measureProcesses([transcript('django__django-14915', 14_608)], ['no-such-provider'], {
       budget: 0.5,

@@ -47,6 +47,8 @@ export interface ProcessOptions {
   readonly timeoutSeconds: number;
   /** The transcript a `fresh` process compacts first (another one, never the one measured). */
   readonly warmUpFor: (transcript: ProcessTranscript) => ProcessTranscript;
+  /** Contenders timed in fresh processes only (the code parse: its set-up records what the pipeline parses). */
+  readonly freshOnly?: readonly string[];
   readonly onConversation?: (done: number, total: number) => void;
 }
 
@@ -76,6 +78,7 @@ export function measureProcesses(transcripts: readonly ProcessTranscript[], cont
       for (const kind of kinds) {
         for (const position of interleavedOrder(contenders.length, index + round * transcripts.length)) {
           const contender = contenders[position]!;
+          if (kind === 'cold' && options.freshOnly?.includes(contender)) continue;
           const key = `${transcript.id}\u0000${contender}\u0000${kind}`;
           let entry = samples.get(key);
           if (entry === undefined) {

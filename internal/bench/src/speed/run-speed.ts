@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { BenchConversation } from '../fixture-set.js';
 import { createBenchRegistry } from '../strategies.js';
 import { measureCliStartup } from './cli-startup-workload.js';
-import { ALL_SPEED_CONTENDERS, OLLM_SPEED_PIPELINES, loadContenders } from './contender-catalog.js';
+import { ALL_SPEED_CONTENDERS, CODE_PARSE_CONTENDER, OLLM_SPEED_PIPELINES, loadContenders } from './contender-catalog.js';
 import { measureProcesses, type ProcessTranscript } from './process-workload.js';
 import { measureHostileInputs } from './hostile-input-workload.js';
 import { nestedJsonInput, repeatedCharacterInput } from './hostile-inputs.js';
@@ -41,11 +41,13 @@ export async function runSpeedWorkloads(mode: SpeedMode, input: SpeedInput): Pro
   }));
   const files = new Map(swe.map((conversation) => [conversation.id, join(input.folder, conversation.file)] as const));
   const contenders = await loadContenders(ALL_SPEED_CONTENDERS);
+  // Contenders of the new processes only (the code parse): listed for their labels.
+  const processOnly = await loadContenders(mode.processContenders.filter((name) => !ALL_SPEED_CONTENDERS.includes(name)));
   const { progress } = input;
   const report: { -readonly [Key in keyof SpeedReport]: SpeedReport[Key] } = {
     budget: mode.budget,
     conversations: conversations.map((conversation) => ({ id: conversation.id, tokens: conversation.tokens, messages: conversation.messages.length })),
-    contenders: contenders.map((contender) => ({ name: contender.name, label: contender.label, family: contender.family })),
+    contenders: [...contenders, ...processOnly].map((contender) => ({ name: contender.name, label: contender.label, family: contender.family })),
   };
   const largestFirst = [...conversations].sort((a, b) => b.tokens - a.tokens);
 
@@ -79,6 +81,7 @@ export async function runSpeedWorkloads(mode: SpeedMode, input: SpeedInput): Pro
       rounds: mode.processRounds,
       timeoutSeconds: mode.processTimeoutSeconds,
       warmUpFor,
+      freshOnly: [CODE_PARSE_CONTENDER],
       onConversation: (done, total) => done % 4 === 0 && progress(`speed processes ${done}/${total}`),
     });
     report.processes = { cases };

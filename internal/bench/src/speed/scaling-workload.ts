@@ -3,7 +3,7 @@ import { median } from '../measure.js';
 import { timeInterleaved } from './interleaved-timing.js';
 import { scaledConversation } from './scaled-conversation.js';
 import { predictMilliseconds, type SizePoint } from './scaling-prediction.js';
-import { freshCounter, type SpeedContender, type TimingMode } from './speed-contender.js';
+import { freshCounter, type PreparedContender, type SpeedContender, type TimingMode } from './speed-contender.js';
 
 /** One contender at one size in one mode. */
 export interface ScalingPoint {
@@ -65,7 +65,8 @@ export async function measureScaling(
           points.push({ tokens: conversation.tokens, messages: conversation.messages.length, contender: contender.name, mode, samples: [], skipped: reason });
         else running.push(contender);
       }
-      const prepared = new Map(running.map((contender) => [contender.name, contender.prepare(conversation.messages, limit)] as const));
+      const prepared = new Map<string, PreparedContender>();
+      for (const contender of running) prepared.set(contender.name, await contender.prepare(conversation.messages, limit));
       const times = await timeInterleaved(
         running.map((contender) => ({
           name: contender.name,

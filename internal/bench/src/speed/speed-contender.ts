@@ -32,7 +32,8 @@ export interface SpeedContender {
   readonly warmWhenArmed?: boolean;
   /** Too slow to run every round (the plain LangChain counter): runs in the first `costlyRounds` only. */
   readonly costly?: boolean;
-  prepare(messages: readonly Message[], limit: number): PreparedContender;
+  /** Untimed: conversions, and whatever the contender must know of the conversation first. */
+  prepare(messages: readonly Message[], limit: number): PreparedContender | Promise<PreparedContender>;
 }
 
 /** The o200k counter every contender counts with (the same gpt-tokenizer build, the same totals). */

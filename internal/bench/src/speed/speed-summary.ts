@@ -56,6 +56,26 @@ export function processRatio(cases: readonly ProcessCase[], kind: ProcessKind, n
   );
 }
 
+/**
+ * First calls of `numerator` over the sum of the `denominators`' first calls on the same transcript
+ * (new processes of one kind): the floor plus the code parse, each timed in processes of its own.
+ */
+export function processRatioOverSum(cases: readonly ProcessCase[], kind: ProcessKind, numerator: string, denominators: readonly string[]): number | undefined {
+  const of = (contender: string) =>
+    new Map(cases.filter((entry) => entry.contender === contender && entry.kind === kind).map((entry) => [entry.conversation, entry.firstCallMs] as const));
+  const parts = denominators.map(of);
+  const sum = (conversation: string): number | undefined => {
+    let total = 0;
+    for (const part of parts) {
+      const value = part.get(conversation);
+      if (value === undefined) return undefined;
+      total += value;
+    }
+    return total;
+  };
+  return pairedRatio([...of(numerator).entries()].map(([conversation, value]) => ({ numerator: value, denominator: sum(conversation) })));
+}
+
 export function liveMedian(cases: readonly LiveAgentCase[], contender: string): number | undefined {
   return medianOrUndefined(cases.filter((entry) => entry.contender === contender && entry.error === undefined).map((entry) => entry.medianMs));
 }
