@@ -11,11 +11,16 @@ export const RECORD_PARSES_SCRIPT = join(REPOSITORY_ROOT, 'internal', 'bench', '
 let started: Promise<void> | undefined;
 const languages = new Map<string, Promise<Language>>();
 
+/** tree-sitter's runtime, started once per process (`Parser.init` may not run twice). */
+function treeSitter(): Promise<void> {
+  started ??= Parser.init();
+  return started;
+}
+
 function languageAt(grammar: string): Promise<Language> {
   let language = languages.get(grammar);
   if (!language) {
-    started ??= Parser.init();
-    language = started.then(() => Language.load(grammar));
+    language = treeSitter().then(() => Language.load(grammar));
     languages.set(grammar, language);
   }
   return language;
@@ -46,13 +51,14 @@ export function codeParseContender(): SpeedContender {
       earlier.push({ messages, limit });
       const recorded = JSON.parse(run.stdout) as { grammar: string; text: string }[];
       const parses = await Promise.all(recorded.map(async ({ grammar, text }) => ({ language: await languageAt(grammar), text })));
-      const parser = parses.length > 0 ? new Parser() : undefined;
+      await treeSitter();
+      const parser = new Parser();
       return {
         arm: () => () => {
           let nodes = 0;
           for (const { language, text } of parses) {
-            if (parser!.language !== language) parser!.setLanguage(language);
-            const tree = parser!.parse(text);
+            if (parser.language !== language) parser.setLanguage(language);
+            const tree = parser.parse(text);
             nodes += tree?.rootNode.childCount ?? 0;
             tree?.delete();
           }

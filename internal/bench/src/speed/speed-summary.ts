@@ -46,14 +46,7 @@ export function processMedian(
 
 /** First calls of two contenders in new processes of one kind, paired by transcript. */
 export function processRatio(cases: readonly ProcessCase[], kind: ProcessKind, numerator: string, denominator: string): number | undefined {
-  const bottom = new Map(
-    cases.filter((entry) => entry.contender === denominator && entry.kind === kind).map((entry) => [entry.conversation, entry.firstCallMs] as const),
-  );
-  return pairedRatio(
-    cases
-      .filter((entry) => entry.contender === numerator && entry.kind === kind)
-      .map((entry) => ({ numerator: entry.firstCallMs, denominator: bottom.get(entry.conversation) })),
-  );
+  return processRatioOverSum(cases, kind, numerator, [denominator]);
 }
 
 /**
