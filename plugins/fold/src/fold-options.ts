@@ -2,31 +2,19 @@ import { InvalidArgumentError } from '@ollm/core';
 
 /** Options of the fold provider (factory options, or `providerOptions.fold`). */
 export interface FoldOptions {
-  /** The newest turns kept whole while older ones can still be folded. Default 3. */
-  readonly keepRecentTurns?: number;
-  /** Tool outputs over this many tokens are folded to a digest at level 2. Default 60. */
-  readonly minOutputTokens?: number;
-  /** String arguments of a tool call over this many tokens are folded at level 2. Default 120. */
-  readonly minCallTokens?: number;
-  /** Names a tool-output digest lists at most. Default 24. */
-  readonly maxDigestNames?: number;
-  /** Names a folded call argument lists at most. Default 12. */
-  readonly maxCallNames?: number;
-  /** Names a one-line turn lists at most. Default 6. */
-  readonly maxLineNames?: number;
-  /** Characters kept of a first line. Default 120. */
+  /** Percent of the room the fixed messages leave that the newest turns may take verbatim. Default 50. */
+  readonly recentShare?: number;
+  /** Percent of that room a list of names nothing kept shows may take, at most. Default 5. */
+  readonly namesShare?: number;
+  /** Characters kept of a command in a digest's step header. Default 120. */
   readonly lineCharacters?: number;
 }
 
 export type ResolvedFoldOptions = Required<FoldOptions>;
 
 export const DEFAULT_FOLD_OPTIONS: ResolvedFoldOptions = {
-  keepRecentTurns: 3,
-  minOutputTokens: 60,
-  minCallTokens: 120,
-  maxDigestNames: 24,
-  maxCallNames: 12,
-  maxLineNames: 6,
+  recentShare: 50,
+  namesShare: 5,
   lineCharacters: 120,
 };
 
@@ -47,8 +35,11 @@ export function resolveFoldOptions(options: FoldOptions, overrides: Readonly<Rec
           message: `fold has no option "${key}" (it has ${Object.keys(DEFAULT_FOLD_OPTIONS).join(', ')})`,
         });
       }
-      if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
-        throw new InvalidArgumentError({ argument: `fold.${key}`, message: `fold option ${key} must be a non-negative integer, got ${JSON.stringify(value)}` });
+      if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || ((key === 'recentShare' || key === 'namesShare') && value > 100)) {
+        throw new InvalidArgumentError({
+          argument: `fold.${key}`,
+          message: `fold option ${key} must be a non-negative integer${key.endsWith('Share') ? ' (a percentage, at most 100)' : ''}, got ${JSON.stringify(value)}`,
+        });
       }
       resolved[key] = value;
     }

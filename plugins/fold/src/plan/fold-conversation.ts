@@ -1,0 +1,359 @@
+import { isCheckpointMessage, sha256Hex, type FoldedMessage, type Message, type TokenCounting } from '@ollm/core';
+import { sourcesOf, type LineSource } from '../lines/source-lines.js';
+import { conversationNames, nameWeight } from '../names/conversation-names.js';
+import { excerptLines, runSummary, sourceHeader, type SourceExcerpt } from '../render/run-digest.js';
+import { splitTurns, type Turn } from '../turns/split-turns.js';
+import type { ResolvedFoldOptions } from '../fold-options.js';
+import { candidateValues, type Candidate } from './line-values.js';
+import { selectLines, type PricedCandidate } from './select-lines.js';
+
+/** A piece of the conversation folded out of view: saved whole, named by a 12-hex reference. */
+export interface FoldedPiece {
+  readonly messageId: string;
+  readonly kind: string;
+  readonly content: string;
+  readonly sha256: string;
+  readonly originalTokens: number;
+}
+
+export interface FoldedConversation {
+  readonly messages: readonly Message[];
+  readonly pieces: readonly FoldedPiece[];
+  /** Tokens of `messages`, counted with the host's counter. */
+  readonly tokens: number;
+  /** User messages folded (long chats only), declared to the host. */
+  readonly folded: readonly FoldedMessage[];
+  /** What the plan did, for the debug log. */
+  readonly summary: string;
+}
+
+export const REFERENCE_LENGTH = 12;
+
+/** Why fold folded user messages (CompactionResult `folded`). */
+export const FOLD_USER_REASON =
+  'system and user messages took over half the budget: older user turns folded into a digest (full text saved, and in the session history)';
+
+/** Never edited: system and pinned messages, checkpoints, and user messages unless the chat rule applies. */
+function fixedMessage(message: Message): boolean {
+  return message.pinned === true || message.role === 'system' || message.role === 'user' || isCheckpointMessage(message);
+}
+
+/**
+ * The long-chat rule (docs/decisions/0002-folding-user-turns.md): when the system and user
+ * messages alone take over half the budget, user turns other than the first (the task) and a
+ * last one still waiting for its reply may be folded like any other turn.
+ */
+function chatRuleApplies(messages: readonly Message[], target: number, tokens: TokenCounting): boolean {
+  let given = 0;
+  for (const message of messages) if (message.role === 'system' || message.role === 'user') given += tokens.countMessage(message);
+  return given > target / 2;
+}
+
+function fixedPositions(messages: readonly Message[], chat: boolean): boolean[] {
+  const firstUser = messages.findIndex((message) => message.role === 'user');
+  const last = messages.length - 1;
+  return messages.map((message, position) => {
+    if (!fixedMessage(message)) return false;
+    if (!chat || message.role !== 'user' || message.pinned === true) return true;
+    return position === firstUser || (position === last && message.role === 'user');
+  });
+}
+
+interface Layout {
+  readonly turns: readonly Turn[];
+  readonly turnTokens: readonly number[];
+  readonly fixedTokens: number;
+  /** Editable turns, by index into `turns`, oldest first. */
+  readonly editable: readonly number[];
+}
+
+function layoutOf(messages: readonly Message[], fixedAt: readonly boolean[], tokens: TokenCounting): Layout {
+  const turns = splitTurns(messages, (index) => fixedAt[index]!);
+  const turnTokens = turns.map((turn) => tokens.countMessages(turn.positions.map((position) => messages[position]!)));
+  let fixedTokens = 0;
+  const editable: number[] = [];
+  turns.forEach((turn, index) => {
+    if (turn.fixed) fixedTokens += turnTokens[index]!;
+    else editable.push(index);
+  });
+  return { turns, turnTokens, fixedTokens, editable };
+}
+
+/** The reference tag a digest starts with: `[ollm fold 1a2b3c4d5e6f]` (`ollm recover 1a2b3c4d5e6f`). */
+export function referenceTag(sha256: string): string {
+  return `[ollm fold ${sha256.slice(0, REFERENCE_LENGTH)}]`;
+}
+
+/** True for text this provider wrote. */
+export function isFoldText(text: string): boolean {
+  return text.startsWith('[ollm fold ');
+}
+
+/** Messages as they are saved for recovery: every field, so `ollm recover` gives them back whole. */
+export function savedForm(messages: readonly Message[]): string {
+  return JSON.stringify(messages, null, 1);
+}
+
+interface Run {
+  /** Message positions, ascending. */
+  readonly positions: readonly number[];
+  readonly piece: FoldedPiece;
+  readonly head: string;
+}
+
+/**
+ * Folds a conversation to `limit` tokens, facts first: the newest turns stay verbatim (up to
+ * `recentShare` of the room the fixed messages leave, and the newest always when it fits);
+ * every older run of turns becomes one digest in place of its first message, holding verbatim the
+ * lines of what those turns showed that an agent needs next (exceptions, test summaries,
+ * traceback frames, the newest line holding each name, lines it quoted, lines of files it works
+ * on), best value per token first, and the names nothing kept shows, in what is left of a small
+ * share. Every folded run is saved whole under its reference.
+ */
+export function foldConversation(
+  messages: readonly Message[],
+  limit: number | undefined,
+  tokens: TokenCounting,
+  options: ResolvedFoldOptions,
+): FoldedConversation {
+  const total = tokens.countMessages(messages);
+  const target = limit ?? Math.floor(total / 2);
+  if (total <= target) return { messages, pieces: [], tokens: total, folded: [], summary: 'fits' };
+  const chat = chatRuleApplies(messages, target, tokens);
+  const fixedAt = fixedPositions(messages, chat);
+  const layout = layoutOf(messages, fixedAt, tokens);
+  if (layout.editable.length === 0) return { messages, pieces: [], tokens: total, folded: [], summary: 'nothing editable' };
+  const names = conversationNames(messages, fixedAt);
+  const room = target - layout.fixedTokens;
+
+  // The window: the newest editable turns, within recentShare of the room (the newest alone within all of it).
+  const recentBudget = (room * options.recentShare) / 100;
+  let windowStart = layout.editable.length;
+  let windowTokens = 0;
+  for (let at = layout.editable.length - 1; at >= 0; at--) {
+    const turnTokens = layout.turnTokens[layout.editable[at]!]!;
+    const allowed = at === layout.editable.length - 1 ? room - 24 : recentBudget;
+    if (windowTokens + turnTokens > allowed) break;
+    windowTokens += turnTokens;
+    windowStart = at;
+  }
+
+  let best: FoldedConversation | undefined;
+  // Each round keeps fewer lines (by what the last one overshot), then a shorter window.
+  for (;;) {
+    const attempt = foldWith(messages, tokens, options, { fixedAt, layout, names, chat, target, windowStart });
+    if (!best || attempt.tokens < best.tokens) best = attempt;
+    if (attempt.tokens <= target || windowStart >= layout.editable.length) return best;
+    windowStart += 1;
+  }
+}
+
+interface Plan {
+  readonly fixedAt: readonly boolean[];
+  readonly layout: Layout;
+  readonly names: ReturnType<typeof conversationNames>;
+  readonly chat: boolean;
+  readonly target: number;
+  /** Index into `layout.editable` of the first turn kept whole. */
+  readonly windowStart: number;
+}
+
+function foldWith(messages: readonly Message[], tokens: TokenCounting, options: ResolvedFoldOptions, plan: Plan): FoldedConversation {
+  const { layout, fixedAt, names, chat, target } = plan;
+  const inWindow = new Set<number>();
+  for (const turn of layout.editable.slice(plan.windowStart)) for (const position of layout.turns[turn]!.positions) inWindow.add(position);
+  const visible = (position: number) => fixedAt[position]! || inWindow.has(position);
+
+  // Runs of folded turns: consecutive editable turns before the window, broken by a fixed turn.
+  const runs: number[][] = [];
+  let current: number[] | undefined;
+  for (const [index, turn] of layout.turns.entries()) {
+    const folded = !turn.fixed && !turn.positions.some((position) => inWindow.has(position));
+    if (!folded) {
+      current = undefined;
+      continue;
+    }
+    if (!current) runs.push((current = []));
+    current.push(...turn.positions);
+    void index;
+  }
+  const foldedRuns: Run[] = runs.map((positions) => {
+    const originals = positions.map((position) => messages[position]!);
+    const content = savedForm(originals);
+    const sha256 = sha256Hex(content);
+    const piece: FoldedPiece = { messageId: originals[0]!.id, kind: 'turns', content, sha256, originalTokens: tokens.countMessages(originals) };
+    return { positions, piece, head: `${referenceTag(sha256)} ${runSummary(messages, positions, chat)}${chat ? '' : '; lines they showed, verbatim:'}` };
+  });
+
+  const sources: LineSource[] = [];
+  const runOfMessage = new Map<number, number>();
+  foldedRuns.forEach((run, index) => {
+    for (const position of run.positions) {
+      runOfMessage.set(position, index);
+      sources.push(...sourcesOf(messages[position]!, position, chat));
+    }
+  });
+  const candidates = candidateValues({ messages, names, sources, visible, visibleText: [], chat });
+  const headers = new Map<LineSource, { text: string; inline: boolean; tokens: number }>();
+  const headerOf = (candidate: Candidate) => {
+    let header = headers.get(candidate.source);
+    if (!header) {
+      const { text, inline } = sourceHeader(messages, candidate, options.lineCharacters);
+      header = { text, inline, tokens: tokens.countText(text) + 1 };
+      headers.set(candidate.source, header);
+    }
+    return header;
+  };
+  const priced: PricedCandidate[] = candidates.map((candidate) => {
+    headerOf(candidate);
+    return { ...candidate, tokens: tokens.countText(candidate.line.text) + 1 };
+  });
+
+  const keptTokens = layout.fixedTokens + layout.editable.slice(plan.windowStart).reduce((sum, turn) => sum + layout.turnTokens[turn]!, 0);
+  const digestTokens = foldedRuns.reduce((sum, run) => sum + tokens.countMessage(digestMessage(messages, run, run.head)) + 1, 0);
+  let lineBudget = target - keptTokens - digestTokens;
+  let best: FoldedConversation | undefined;
+  for (let round = 0; round < 12; round++) {
+    const chosen = lineBudget > 0 ? selectLines(priced, lineBudget, (source) => headers.get(source)!.tokens) : new Set<PricedCandidate>();
+    const used =
+      [...chosen].reduce((sum, candidate) => sum + candidate.tokens + 0, 0) +
+      [...new Set([...chosen].map((c) => c.source))].reduce((sum, source) => sum + headers.get(source)!.tokens, 0);
+    const namesRoom = Math.min(lineBudget - used, ((target - layout.fixedTokens) * options.namesShare) / 100);
+    const output = render(messages, tokens, foldedRuns, runOfMessage, chosen, headers, namesRoom, names, visible, fixedAt);
+    const counted = tokens.countMessages(output.messages);
+    const attempt: FoldedConversation = {
+      messages: output.messages,
+      pieces: foldedRuns.map((run) => run.piece),
+      tokens: counted,
+      folded: output.folded,
+      summary: `${chat ? 'chat rule; ' : ''}${layout.editable.length - plan.windowStart} turns whole, ${foldedRuns.length} runs folded (${foldedRuns.reduce((sum, run) => sum + run.positions.length, 0)} messages), ${chosen.size} lines kept`,
+    };
+    if (!best || attempt.tokens < best.tokens) best = attempt;
+    if (counted <= target) return attempt;
+    if (chosen.size === 0) break;
+    lineBudget -= counted - target + 2;
+  }
+  // Not even the digests' first lines fit: bare references, only where one keeps two user turns apart.
+  const bare = renderBare(messages, foldedRuns, runOfMessage);
+  const counted = tokens.countMessages(bare.messages);
+  if (counted < best!.tokens) {
+    return {
+      messages: bare.messages,
+      pieces: foldedRuns.map((run) => run.piece),
+      tokens: counted,
+      folded: bare.folded,
+      summary: `${best!.summary}; bare references`,
+    };
+  }
+  return best!;
+}
+
+function renderBare(
+  messages: readonly Message[],
+  runs: readonly Run[],
+  runOfMessage: ReadonlyMap<number, number>,
+): { messages: Message[]; folded: FoldedMessage[] } {
+  const output: Message[] = [];
+  const folded: FoldedMessage[] = [];
+  messages.forEach((message, position) => {
+    const run = runOfMessage.get(position);
+    if (run === undefined) {
+      output.push(message);
+      return;
+    }
+    if (message.role === 'user') folded.push({ messageId: message.id, reason: FOLD_USER_REASON });
+    const positions = runs[run]!.positions;
+    if (positions[0] !== position) return;
+    const before = output[output.length - 1];
+    const after = messages[positions[positions.length - 1]! + 1];
+    if (before?.role === 'user' && (after === undefined || after.role === 'user')) {
+      output.push(digestMessage(messages, runs[run]!, referenceTag(runs[run]!.piece.sha256)));
+    }
+  });
+  return { messages: output, folded };
+}
+
+function digestMessage(messages: readonly Message[], run: Run, text: string): Message {
+  const first = messages[run.positions[0]!]!;
+  const id = first.role === 'assistant' ? first.id : `fold-${run.piece.sha256.slice(0, REFERENCE_LENGTH)}`;
+  return {
+    id,
+    role: 'assistant',
+    parts: [{ type: 'text', text }],
+    ...(first.timestamp !== undefined && first.role === 'assistant' ? { timestamp: first.timestamp } : {}),
+  };
+}
+
+function render(
+  messages: readonly Message[],
+  tokens: TokenCounting,
+  runs: readonly Run[],
+  runOfMessage: ReadonlyMap<number, number>,
+  chosen: ReadonlySet<PricedCandidate>,
+  headers: ReadonlyMap<LineSource, { text: string; inline: boolean; tokens: number }>,
+  namesRoom: number,
+  names: ReturnType<typeof conversationNames>,
+  visible: (position: number) => boolean,
+  fixedAt: readonly boolean[],
+): { messages: Message[]; folded: FoldedMessage[] } {
+  // Kept lines by run, in the order of the conversation.
+  const byRun = runs.map(() => new Map<LineSource, PricedCandidate[]>());
+  for (const candidate of chosen) {
+    const run = runOfMessage.get(candidate.source.message)!;
+    const lines = byRun[run]!.get(candidate.source) ?? [];
+    lines.push(candidate);
+    byRun[run]!.set(candidate.source, lines);
+  }
+  // Names nothing in view shows, for the first digest, as many as `namesRoom` holds.
+  const shown = new Set<string>();
+  messages.forEach((_, position) => {
+    if (visible(position)) for (const name of names.ofMessage[position]!) shown.add(name);
+  });
+  for (const candidate of chosen) for (const name of candidate.line.names) shown.add(name);
+  const hidden = new Map<string, number>();
+  for (const run of runs) {
+    for (const position of run.positions) {
+      if (messages[position]!.role === 'system' || fixedAt[position]) continue;
+      for (const name of names.ofMessage[position]!) {
+        if (shown.has(name) || hidden.has(name)) continue;
+        hidden.set(name, nameWeight(names.stats.get(name)!, messages.length));
+      }
+    }
+  }
+  let namesLine = '';
+  if (namesRoom > 8 && hidden.size > 0) {
+    const ranked = [...hidden].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([name]) => name);
+    let left = namesRoom - tokens.countText('names: ') - 1;
+    const listed: string[] = [];
+    for (const name of ranked) {
+      const cost = tokens.countText(`, ${name}`);
+      if (cost > left) break;
+      listed.push(name);
+      left -= cost;
+    }
+    if (listed.length > 0) namesLine = `names: ${listed.join(', ')}`;
+  }
+
+  const output: Message[] = [];
+  const folded: FoldedMessage[] = [];
+  const started = new Set<number>();
+  messages.forEach((message, position) => {
+    const run = runOfMessage.get(position);
+    if (run === undefined) {
+      output.push(message);
+      return;
+    }
+    if (message.role === 'user') folded.push({ messageId: message.id, reason: FOLD_USER_REASON });
+    if (started.has(run)) return;
+    started.add(run);
+    const excerpts: SourceExcerpt[] = [...byRun[run]!]
+      .sort((a, b) => a[0].message - b[0].message || a[0].part - b[0].part)
+      .map(([source, lines]) => {
+        const header = headers.get(source)!;
+        return { header: header.text, inline: header.inline, lines: lines.sort((a, b) => a.line.index - b.line.index).map((candidate) => candidate.line.text) };
+      });
+    const text = [runs[run]!.head, ...excerptLines(excerpts), ...(run === 0 && namesLine ? [namesLine] : [])].join('\n');
+    output.push(digestMessage(messages, runs[run]!, text));
+  });
+  return { messages: output, folded };
+}

@@ -1,0 +1,46 @@
+import type { Message } from '@ollm/core';
+import type { Candidate } from '../plan/line-values.js';
+import { callFor, callLabel, exitStatus } from './call-label.js';
+
+/** What a run digest shows of one source: its header and the lines kept, in their order. */
+export interface SourceExcerpt {
+  readonly header: string;
+  readonly lines: readonly string[];
+  /** Chat prose: the sentences on the header's line. */
+  readonly inline: boolean;
+}
+
+/** The header a source's kept lines stand under: `$ command [exit 1]`, or who said it. */
+export function sourceHeader(messages: readonly Message[], candidate: Candidate, characters: number): { text: string; inline: boolean } {
+  const { source } = candidate;
+  const message = messages[source.message]!;
+  if (source.origin === 'text') return { text: `${message.name ?? message.role}:`, inline: true };
+  const part = message.parts[source.part]!;
+  if (part.type !== 'tool-result') return { text: '$', inline: false };
+  const call = callFor(messages, source.message, part.callId);
+  const status = exitStatus(part.output);
+  return {
+    text: `$ ${call ? callLabel(call, characters) : (part.name ?? 'tool')}${status !== undefined && status !== 0 ? ` [exit ${status}]` : ''}`,
+    inline: false,
+  };
+}
+
+/** The lines of a digest for `excerpts`: each header, then its lines (chat prose on the header's line). */
+export function excerptLines(excerpts: readonly SourceExcerpt[]): string[] {
+  return excerpts.flatMap((excerpt) => (excerpt.inline ? [`${excerpt.header} ${excerpt.lines.join(' ')}`] : [excerpt.header, ...excerpt.lines]));
+}
+
+/** How a run's steps are described: `38 earlier steps folded (bash ×38)`, or messages for a chat. */
+export function runSummary(messages: readonly Message[], positions: readonly number[], chat: boolean): string {
+  if (chat) return `${positions.length} earlier messages folded`;
+  const tools = new Map<string, number>();
+  let steps = 0;
+  for (const position of positions) {
+    const message = messages[position]!;
+    if (message.role !== 'assistant') continue;
+    steps += 1;
+    for (const part of message.parts) if (part.type === 'tool-call') tools.set(part.name, (tools.get(part.name) ?? 0) + 1);
+  }
+  const counts = [...tools].sort((a, b) => b[1] - a[1]).slice(0, 4);
+  return `${steps} earlier step${steps === 1 ? '' : 's'} folded${counts.length > 0 ? ` (${counts.map(([name, n]) => `${name} ×${n}`).join(', ')})` : ''}`;
+}
