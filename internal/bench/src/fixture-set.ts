@@ -18,6 +18,8 @@ export interface BenchConversation {
   readonly source: unknown;
   /** SWE-agent only: the SWE-bench harness report (`reports/<id>.report.json`), when present. */
   readonly report?: unknown;
+  /** SWE-agent only: the trajectory's final patch (`info.submission`, a git diff), when it has one. */
+  readonly submission?: string;
 }
 
 export interface FixtureFile {
@@ -41,6 +43,12 @@ export function defaultFixtureFolder(): { folder: string; origin: FixtureSet['or
   const shared = resolve(REPOSITORY_ROOT, '..', 'shared', 'fixtures');
   if (existsSync(join(shared, 'swe-agent-django'))) return { folder: shared, origin: 'shared' };
   return { folder: join(REPOSITORY_ROOT, 'fixtures'), origin: 'repository' };
+}
+
+/** A SWE-agent trajectory's `info.submission`: the git diff it submitted (empty or absent when it gave up). */
+export function submissionOf(document: unknown): string | undefined {
+  const info = (document as { info?: { submission?: unknown } } | null)?.info;
+  return typeof info?.submission === 'string' && info.submission.trim() !== '' ? info.submission : undefined;
 }
 
 function readJson(path: string): unknown {
@@ -78,6 +86,7 @@ export async function loadFixtures(options: LoadFixturesOptions): Promise<Fixtur
       const conversation = transcript.conversations[0]!;
       const id = basename(name, '.traj.json');
       const reportPath = join(sweFolder, 'reports', `${id}.report.json`);
+      const submission = submissionOf(transcript.document);
       files.push({
         file: `swe-agent-django/${name}`,
         kind: 'swe-agent',
@@ -89,6 +98,7 @@ export async function loadFixtures(options: LoadFixturesOptions): Promise<Fixtur
             messages: conversation.messages,
             source: transcript.document,
             ...(existsSync(reportPath) ? { report: readJson(reportPath) } : {}),
+            ...(submission !== undefined ? { submission } : {}),
           },
         ],
       });

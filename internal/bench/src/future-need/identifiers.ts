@@ -116,3 +116,14 @@ export function extractIdentifiers(text: string): Identifier[] {
 export function holdsIdentifier(text: string, identifier: string): boolean {
   return containsProbe(text, identifier);
 }
+
+/**
+ * `text` with its identifiers taken out: every path, and every code name or error type name
+ * (what extractIdentifiers reads), each replaced by a space. What is left is the line's other
+ * content (`def`, operators, numbers, plain words), which tells a fact line from a bare listing
+ * of names (`/testbed/django/db/models/base.py`).
+ */
+export function withoutIdentifiers(text: string): string {
+  const pathless = text.replace(PATH_RUN, (run) => (pathOf(run) === undefined ? run : ' '));
+  return pathless.replace(WORD, (word) => (wordKind(word) === undefined ? word : ' '));
+}
