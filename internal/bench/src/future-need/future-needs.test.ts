@@ -103,3 +103,42 @@ describe('conversation checks', () => {
     expect(checkConversation(prefix, lostResult).valid).toBe(false);
   });
 });
+
+describe('shortened tool calls', () => {
+  const prefix = cutAfter(conversation, 0.5)!.prefix;
+  const shortened = (command: string) =>
+    prefix.map((message) =>
+      message.id === 'a2'
+        ? {
+            ...message,
+            parts: message.parts.map((part) => (part.type === 'tool-call' ? { ...part, input: { command }, rawInput: JSON.stringify({ command }) } : part)),
+          }
+        : message,
+    );
+
+  it('make the output invalid unless the shortened arguments carry a 12-hex reference', () => {
+    expect(checkConversation(prefix, shortened('cat web/http/…'))).toEqual({
+      taskKept: true,
+      shortenedCallWithoutReference: 'tool call c2 was shortened without a reference',
+      valid: false,
+    });
+    expect(checkConversation(prefix, shortened('cat web/http/… [cut: ref 0123456789ab]'))).toEqual({ taskKept: true, valid: true });
+    // Not 12 hex digits as a word: no reference.
+    expect(checkConversation(prefix, shortened('cat [ref 0123456789abc]')).valid).toBe(false);
+    expect(checkConversation(prefix, shortened('cat [ref 0123456789AB]')).valid).toBe(false);
+  });
+
+  it('compare decoded arguments: the same command written as other JSON is no shortening', () => {
+    const respelled = prefix.map((message) =>
+      message.id === 'a2'
+        ? {
+            ...message,
+            parts: message.parts.map((part) =>
+              part.type === 'tool-call' ? { ...part, rawInput: JSON.stringify({ command: 'cat web/http/util_funcs.py' }, null, 2) } : part,
+            ),
+          }
+        : message,
+    );
+    expect(checkConversation(prefix, respelled).valid).toBe(true);
+  });
+});
