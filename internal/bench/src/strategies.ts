@@ -28,13 +28,22 @@ export interface PreparedRun {
   detail?(): string | undefined;
 }
 
+/** What a strategy may be told about the conversation besides its messages. */
+export interface PrepareContext {
+  /**
+   * The names (paths, code names, error types) the steps after these messages use: future-need's
+   * A probes. Only the names-list baseline reads them, to show what a measure of names alone rewards.
+   */
+  readonly names?: readonly string[];
+}
+
 export interface Strategy {
   readonly name: string;
-  /** `ollm`, `LangChain.js` or `AI SDK`. */
+  /** `ollm`, `LangChain.js`, `AI SDK` or `baseline`. */
   readonly family: string;
   /** True when the strategy aims at a token target (pruneMessages has none). */
   readonly hasTokenTarget: boolean;
-  prepare(messages: readonly Message[]): PreparedRun;
+  prepare(messages: readonly Message[], context?: PrepareContext): PreparedRun;
 }
 
 /** A fresh o200k counter; a warm one has counted `messages` already, as a live session's ledger has. */

@@ -1,11 +1,15 @@
 import { discoverPlugins, ProviderRegistry } from '@ollm/runtime';
 import { REPOSITORY_ROOT } from '../fixture-set.js';
 import { createBenchRegistry, langChainStrategy, ollmStrategy, type Strategy } from '../strategies.js';
+import { namesListStrategy, recencyStrategy } from './baselines.js';
 import { aiSdkLadderStrategy } from './peer-ladder.js';
 
-/** The peers, by the names `--strategy` takes; any other name is an ollm pipeline. */
+/** The peers and baselines, by the names `--strategy` takes; any other name is an ollm pipeline. */
 export const PEER_STRATEGIES: Readonly<Record<string, () => Strategy>> = {
   'ai-sdk': () => aiSdkLadderStrategy,
+  // Baselines (baselines.ts): the newest steps that fit; and that in half the budget plus a list of the names it dropped.
+  recency: () => recencyStrategy,
+  'names-list': () => namesListStrategy,
   // startOn human/ai: a SWE-agent trajectory has one human message (the task), so `human` alone
   // can only keep everything or nothing; `langchain-human` is LangChain's documented setting.
   langchain: () => langChainStrategy('human-or-ai'),
@@ -17,7 +21,7 @@ function stagesOf(name: string): string[] {
 }
 
 /**
- * A strategy by name: `ai-sdk`, `langchain`, `langchain-human`, or any ollm pipeline of the
+ * A strategy by name: `ai-sdk`, `langchain`, `langchain-human`, `recency`, `names-list`, or any ollm pipeline of the
  * providers in `registry` (`mask,code-aware,trim`). An unknown provider throws NoSuchProviderError.
  */
 export function resolveStrategy(name: string, registry: ProviderRegistry = createBenchRegistry()): Strategy {
