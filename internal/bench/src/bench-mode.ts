@@ -81,7 +81,7 @@ export const QUICK_MODE: BenchMode = {
   historySizes: [100, 1_000],
   historyAppends: 20,
   compactScale: 1,
-  // CI's smoke run: the 2 SWE-agent trajectories quick mode loads, no tau-bench (about a second).
+  // CI's smoke run: the 2 SWE-agent trajectories quick mode loads, no tau-bench (one to two seconds).
   futureNeed: { strategies: DEFAULT_STRATEGY_NAMES, cuts: DEFAULT_CUTS, budgets: DEFAULT_BUDGETS, maximumSweAgentFiles: 2, maximumTauBenchRuns: 0 },
   speed: QUICK_SPEED_MODE,
   serve: QUICK_SERVE_MODE,

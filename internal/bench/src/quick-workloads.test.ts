@@ -85,12 +85,14 @@ describe('quick mode on one tiny fixture', () => {
     // Future-need retention in its reduced form: the SWE-agent trajectory only, no tau-bench.
     if (!report.futureNeed || 'skipped' in report.futureNeed) throw new Error('future-need was not measured');
     expect(report.futureNeed.fixtures.conversations).toEqual({ 'swe-agent': 1 });
-    // 1 trajectory x 2 cuts x 5 strategies x 3 budgets.
-    expect(report.futureNeed.cases).toHaveLength(2 * 5 * 3);
+    // 1 trajectory x 2 cuts x 7 strategies x 3 budgets.
+    expect(report.futureNeed.cases).toHaveLength(2 * 7 * 3);
     expect(report.futureNeed.summaries.map((summary) => summary.strategy)).toEqual([
       'fold',
       'mask,code-aware,trim',
       'trim',
+      'recency',
+      'names-list',
       'ai-sdk pruneMessages (ladder to budget)',
       'langchain trimMessages (startOn human/ai)',
     ]);
@@ -166,7 +168,10 @@ describe('quick mode on one tiny fixture', () => {
     expect(markdown).toContain('| trim | 50% |');
     expect(markdown).toMatch(/Retention by probe kind at 10%[\s\S]*\| strategy \| user-id \(\d+\)/);
     expect(markdown).toContain('(quick-tradeoff.svg)');
-    expect(markdown).toMatch(/## 5\. Future-need retention[\s\S]*<!-- recorded: future-need -->[\s\S]*\| mask,code-aware,trim \| 6\/6 \|/);
+    expect(markdown).toMatch(
+      /## 5\. Future-need retention[\s\S]*<!-- recorded: future-need -->[\s\S]*\| mask,code-aware,trim \| \d\/\d\/\d \| 6\/6 \| \d\/2 \|/,
+    );
+    expect(markdown).toMatch(/\| strategy \| budget \| tokens after \(median\) \| A \(\d+\) \| B \(\d+\) \| C \(\d+\) \| D \(\d+\) \|/);
     expect(markdown).toContain('(quick-future-need.svg)');
     expect(markdown).toMatch(
       /## 6\. Speed: ratios from one run[\s\S]*\| Done when \(issue 15\) \| target \| measured \| met \|[\s\S]*## 7\. Reading the comparison/,

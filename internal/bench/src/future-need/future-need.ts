@@ -4,13 +4,17 @@
  *
  * Future-need retention: each SWE-agent trajectory is cut after 50% and 80% of its steps, the
  * prefix is compacted to each budget (a share of its own tokens) by each strategy, and the
- * compacted prefix is searched for the identifiers the later steps use that the prefix's
- * assistant/tool messages held. Prints the markdown table (and retention by identifier kind).
+ * compacted prefix is searched for what the later steps need from it: A, the identifiers the
+ * later steps use that the prefix's assistant/tool messages held (future-needs.ts); B, the old
+ * code lines the later edits name; C, the newest output line holding each A name; D, the error
+ * and test lines later messages refer to (fact-probes.ts). Prints the markdown table (A-D, valid,
+ * monotone breaks), A-D at each budget, and A's retention by identifier kind.
  *
- * `--strategy` takes any ollm pipeline of the registered providers (`mask,code-aware,trim`) or a
+ * `--strategy` takes any ollm pipeline of the registered providers (`mask,code-aware,trim`), a
  * peer: `ai-sdk` (pruneMessages driven to the budget), `langchain` (trimMessages, startOn
- * human/ai), `langchain-human` (startOn human). Repeat it for several; the default is
- * `mask,code-aware,trim`, `trim`, `ai-sdk`, `langchain`. `--files N`: the N smallest trajectories
+ * human/ai), `langchain-human` (startOn human); or a baseline: `recency`, `names-list`
+ * (baselines.ts). Repeat it for several; the default is defaults.ts' DEFAULT_STRATEGY_NAMES
+ * (`fold`, `mask,code-aware,trim`, `trim`, `recency`, `names-list`, `ai-sdk`, `langchain`). `--files N`: the N smallest trajectories
  * only; `--tau-bench`: the tau-bench dialogs of the folder too; `--json`: the raw report instead;
  * `--chart`: also write the retention-against-budget SVG. No model is called.
  */
@@ -19,7 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { renderFutureNeedChart } from './chart.js';
 import { measureFutureNeed } from './report.js';
-import { futureNeedByKindTable, futureNeedTable } from './table.js';
+import { futureNeedByKindTable, futureNeedProbeTable, futureNeedTable } from './table.js';
 
 /** `50,25,10` (percent) or `0.5,0.25,0.1` as shares. */
 export function parseShares(text: string, what: string): number[] {
@@ -74,7 +78,18 @@ async function main(): Promise<void> {
       `${kind}: ${conversations} conversations from ${report.fixtures.folder}, cut after ${cuts} of their steps (${ofKind[0]!.byBudget[0]!.cuts} cuts)`,
       '',
     );
-    lines.push(futureNeedTable(ofKind), '', 'Pooled retention by identifier kind and by where the prefix held it:', '', futureNeedByKindTable(ofKind), '');
+    lines.push(
+      futureNeedTable(ofKind),
+      '',
+      'Pooled retention of each probe kind at each budget (probes at the cuts in parentheses):',
+      '',
+      futureNeedProbeTable(ofKind),
+      '',
+      'A: pooled retention by identifier kind and by where the prefix held it:',
+      '',
+      futureNeedByKindTable(ofKind),
+      '',
+    );
     for (const summary of ofKind) {
       const failed = report.cases.filter((entry) => entry.kind === kind && entry.strategy === summary.strategy && entry.error !== undefined);
       // A failed run leaves its input unchanged (as a host would): over budget, every need kept.

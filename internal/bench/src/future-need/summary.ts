@@ -1,5 +1,6 @@
 import type { FixtureKind } from '../fixture-set.js';
 import { median } from '../measure.js';
+import type { ProbeKind } from './fact-probes.js';
 import { HELD_IN, type HeldIn } from './future-needs.js';
 import { IDENTIFIER_KINDS, type IdentifierKind } from './identifiers.js';
 import type { FutureNeedCase, FutureNeedResult } from './workload.js';
@@ -7,6 +8,16 @@ import type { FutureNeedCase, FutureNeedResult } from './workload.js';
 export interface NeedCount {
   readonly needs: number;
   readonly retained: number;
+}
+
+/** One probe kind at one budget, over the cuts. */
+export interface ProbeSummary {
+  readonly available: number;
+  readonly retained: number;
+  /** All retained / all available; undefined when no cut had a probe of the kind. */
+  readonly pooledRetention?: number;
+  /** Median over the cuts with at least one probe of the kind of retained / available. */
+  readonly medianRetention?: number;
 }
 
 /** One strategy at one budget, over every cut of one dataset. */
@@ -26,6 +37,8 @@ export interface FutureNeedBudgetSummary {
   readonly retained: number;
   readonly byIdentifierKind: Readonly<Partial<Record<IdentifierKind, NeedCount>>>;
   readonly byPlace: Readonly<Partial<Record<HeldIn, NeedCount>>>;
+  /** A (the needs, as above), B, C, D (fact-probes.ts). */
+  readonly probes: Readonly<Record<ProbeKind, ProbeSummary>>;
 }
 
 export interface FutureNeedSummary {
@@ -37,6 +50,42 @@ export interface FutureNeedSummary {
   readonly valid: number;
   readonly taskKept: number;
   readonly byBudget: readonly FutureNeedBudgetSummary[];
+  /** The cuts this strategy was run on (each at every budget). */
+  readonly monotoneCuts: number;
+  /** Cuts where a tighter budget gave a larger output than the next looser one (monotoneBreaks). */
+  readonly monotoneBreaks: number;
+}
+
+/**
+ * How many of the cuts in `cases` (one strategy's) got a larger output at a tighter budget than at
+ * the next looser one (tokensAfter at 10% above that at 25%, or at 25% above that at 50%): a
+ * compaction that gives more when asked for less. A cut counts once however many pairs break.
+ */
+export function monotoneBreaks(cases: readonly FutureNeedCase[]): { readonly cuts: number; readonly breaks: number } {
+  const byCut = new Map<string, FutureNeedCase[]>();
+  for (const entry of cases) {
+    const key = `${entry.kind}|${entry.conversation}|${entry.fraction}`;
+    byCut.set(key, [...(byCut.get(key) ?? []), entry]);
+  }
+  let breaks = 0;
+  for (const group of byCut.values()) {
+    const sorted = [...group].sort((a, b) => b.budget - a.budget);
+    if (sorted.some((entry, index) => index > 0 && entry.tokensAfter > sorted[index - 1]!.tokensAfter)) breaks += 1;
+  }
+  return { cuts: byCut.size, breaks };
+}
+
+function probeSummary(group: readonly FutureNeedCase[], kind: ProbeKind): ProbeSummary {
+  const counts = group.map((entry) => entry.probes[kind]);
+  const available = counts.reduce((sum, count) => sum + count.available, 0);
+  const retained = counts.reduce((sum, count) => sum + count.retained, 0);
+  const shares = counts.flatMap((count) => (count.available > 0 ? [count.retained / count.available] : []));
+  return {
+    available,
+    retained,
+    ...(available > 0 ? { pooledRetention: retained / available } : {}),
+    ...(shares.length > 0 ? { medianRetention: median(shares) } : {}),
+  };
 }
 
 function pooledCounts<K extends string>(
@@ -85,6 +134,7 @@ function budgetSummary(budget: number, group: readonly FutureNeedCase[], result:
       (entry) => cutOf(entry).needsByPlace,
       (entry) => entry.lostByPlace,
     ),
+    probes: { A: probeSummary(group, 'A'), B: probeSummary(group, 'B'), C: probeSummary(group, 'C'), D: probeSummary(group, 'D') },
   };
 }
 
@@ -96,6 +146,7 @@ export function summarizeFutureNeed(result: FutureNeedResult): FutureNeedSummary
     for (const strategy of result.strategies) {
       const group = result.cases.filter((entry) => entry.kind === kind && entry.strategy === strategy.name);
       if (group.length === 0) continue;
+      const monotone = monotoneBreaks(group);
       summaries.push({
         kind,
         strategy: strategy.name,
@@ -110,6 +161,8 @@ export function summarizeFutureNeed(result: FutureNeedResult): FutureNeedSummary
             result,
           ),
         ),
+        monotoneCuts: monotone.cuts,
+        monotoneBreaks: monotone.breaks,
       });
     }
   }

@@ -1,7 +1,8 @@
 import { formatPercent, markdownTable } from '../markdown-table.js';
+import { PROBE_KINDS, type ProbeKind } from './fact-probes.js';
 import { HELD_IN, type HeldIn } from './future-needs.js';
 import { IDENTIFIER_KINDS } from './identifiers.js';
-import type { FutureNeedSummary, NeedCount } from './summary.js';
+import type { FutureNeedBudgetSummary, FutureNeedSummary, NeedCount } from './summary.js';
 
 const PLACE_LABELS: Record<HeldIn, string> = {
   'assistant-text': 'in prose',
@@ -11,28 +12,82 @@ const PLACE_LABELS: Record<HeldIn, string> = {
 
 const count = (part: number, whole: number) => `${part}/${whole}`;
 
+/** The budget the one-budget columns show: 25% when measured, else the middle one. */
+export function headlineBudget(budgets: readonly number[]): number | undefined {
+  return budgets.includes(0.25) ? 0.25 : budgets[Math.floor(budgets.length / 2)];
+}
+
 /**
- * The future-need table: a row per strategy; valid and task kept over every cut and budget,
- * under budget and retention (median over cuts, pooled in parentheses) at each budget.
+ * Pooled retention of one probe kind (one decimal), `—` when no cut had a probe of it (or the
+ * report predates B-D: `pnpm bench --from` an older one).
+ */
+function pooled(entry: FutureNeedBudgetSummary | undefined, kind: ProbeKind): string {
+  return formatPercent(kind === 'A' ? entry?.pooledRetention : entry?.probes?.[kind]?.pooledRetention, 1);
+}
+
+const percents = (budgets: readonly number[]) => budgets.map((budget) => formatPercent(budget));
+
+/**
+ * The future-need table: a row per strategy; outputs under each budget (of the cuts), valid over
+ * every cut and budget, the cuts whose output grew as the budget shrank, and pooled retention
+ * (retained / available over the cuts) of A, B and D at the headline budget (25%) and of C at
+ * every budget. C at 25% is the headline.
  */
 export function futureNeedTable(summaries: readonly FutureNeedSummary[]): string {
   const budgets = summaries[0]?.byBudget.map((entry) => entry.budget) ?? [];
+  const headline = headlineBudget(budgets);
+  const cuts = summaries[0]?.byBudget[0]?.cuts ?? 0;
+  const at = (summary: FutureNeedSummary) => summary.byBudget.find((entry) => entry.budget === headline);
+  const label = headline === undefined ? '' : formatPercent(headline);
   return markdownTable(
     [
       'strategy',
+      `under ${percents(budgets)
+        .map((text) => text.replace('%', ''))
+        .join('/')}% (of ${cuts})`,
       'valid',
-      ...budgets.map((budget) => `under ${formatPercent(budget)}`),
-      'task kept',
-      ...budgets.map((budget) => `future-need at ${formatPercent(budget)}: median (pooled)`),
+      'monotone breaks',
+      `A ${label}`,
+      `B ${label}`,
+      `C ${percents(budgets).join(' / ')}`,
+      `D ${label}`,
     ],
     summaries.map((summary) => [
       summary.strategy,
+      summary.byBudget.map((entry) => entry.underBudget).join('/'),
       count(summary.valid, summary.cases),
-      ...summary.byBudget.map((entry) => count(entry.underBudget, entry.cuts)),
-      count(summary.taskKept, summary.cases),
-      ...summary.byBudget.map((entry) => `${formatPercent(entry.medianRetention, 1)} (${formatPercent(entry.pooledRetention, 1)})`),
+      summary.monotoneBreaks === undefined ? '—' : count(summary.monotoneBreaks, summary.monotoneCuts),
+      pooled(at(summary), 'A'),
+      pooled(at(summary), 'B'),
+      summary.byBudget.map((entry) => pooled(entry, 'C')).join(' / '),
+      pooled(at(summary), 'D'),
     ]),
-    `l${'r'.repeat(1 + budgets.length * 2 + 1)}`,
+    'lrrrrrrr',
+  );
+}
+
+/**
+ * Pooled retention of A, B, C and D at each budget, a row per strategy and budget, with the
+ * median output size; the probes available in the header (the same for every strategy).
+ */
+export function futureNeedProbeTable(summaries: readonly FutureNeedSummary[]): string {
+  const first = summaries[0]?.byBudget[0];
+  return markdownTable(
+    [
+      'strategy',
+      'budget',
+      'tokens after (median)',
+      ...PROBE_KINDS.map((kind) => `${kind} (${(kind === 'A' ? first?.needs : first?.probes?.[kind]?.available) ?? 0})`),
+    ],
+    summaries.flatMap((summary) =>
+      summary.byBudget.map((entry) => [
+        summary.strategy,
+        formatPercent(entry.budget),
+        formatPercent(entry.medianTokensAfterShare, 1),
+        ...PROBE_KINDS.map((kind) => pooled(entry, kind)),
+      ]),
+    ),
+    `llr${'r'.repeat(PROBE_KINDS.length)}`,
   );
 }
 

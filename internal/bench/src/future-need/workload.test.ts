@@ -5,7 +5,7 @@ import { renderFutureNeedChart } from './chart.js';
 import { futureNeedReport } from './report.js';
 import { FUTURE_NEED_BLOCK, futureNeedBlock, futureNeedSection } from './section.js';
 import { resolveStrategies } from './strategy-names.js';
-import { futureNeedTable } from './table.js';
+import { futureNeedProbeTable, futureNeedTable } from './table.js';
 
 describe('the future-need workload on one trajectory', () => {
   it('probes every strategy the same way and tells valid, under budget and retention apart', { timeout: 120_000 }, async () => {
@@ -14,14 +14,16 @@ describe('the future-need workload on one trajectory', () => {
       [conversation],
       { folder: REPOSITORY_FIXTURES, origin: 'repository' },
       {
-        strategies: ['mask,code-aware,trim', 'ai-sdk', 'langchain'],
+        strategies: ['mask,code-aware,trim', 'ai-sdk', 'langchain', 'names-list'],
         cuts: [0.5, 0.8],
         budgets: [0.5, 0.1],
       },
     );
     expect(report.cutRecords).toHaveLength(2);
-    expect(report.cases).toHaveLength(2 * 3 * 2);
+    expect(report.cases).toHaveLength(2 * 4 * 2);
     for (const cut of report.cutRecords) expect(cut.needs).toBeGreaterThan(0);
+    // The trajectory's fact lines and error/test lines at each cut (its one edit is before the first cut).
+    for (const cut of report.cutRecords) expect(cut.probes.C).toBeGreaterThan(0);
     for (const entry of report.cases) {
       const cut = report.cutRecords.find((record) => record.fraction === entry.fraction)!;
       // The same needs for every strategy; never more retained than there were.
@@ -29,6 +31,11 @@ describe('the future-need workload on one trajectory', () => {
       expect(entry.retained).toBeLessThanOrEqual(entry.needs);
       expect(entry.limit).toBe(Math.floor(cut.prefixTokens * entry.budget));
       expect(entry.underBudget).toBe(entry.tokensAfter <= entry.limit);
+      expect(entry.probes.A).toEqual({ available: entry.needs, retained: entry.retained });
+      for (const kind of ['B', 'C', 'D'] as const) {
+        expect(entry.probes[kind].available).toBe(cut.probes[kind]);
+        expect(entry.probes[kind].retained).toBeLessThanOrEqual(entry.probes[kind].available);
+      }
     }
     const of = (strategy: string) => report.cases.filter((entry) => entry.strategy.startsWith(strategy));
     // ollm never drops the task or a tool pairing; LangChain's tail drops the task.
@@ -38,12 +45,19 @@ describe('the future-need workload on one trajectory', () => {
     const ladderAtHalf = of('ai-sdk').filter((entry) => entry.budget === 0.5);
     expect(ladderAtHalf.every((entry) => entry.underBudget && entry.valid && /^rung \d+: /.test(entry.detail ?? ''))).toBe(true);
 
+    // The names-list baseline keeps every name it drops at half the prefix (A is gameable) but no fact line of what it dropped.
+    const namesAtHalf = of('names-list').filter((entry) => entry.budget === 0.5);
+    expect(namesAtHalf.every((entry) => entry.retained === entry.needs && entry.valid)).toBe(true);
+    expect(namesAtHalf.some((entry) => entry.probes.C.retained < entry.probes.C.available)).toBe(true);
+
+    // Budgets 50% and 10%: the headline budget is the middle one given (no 25%), 10%.
     const table = futureNeedTable(report.summaries);
-    expect(table.split('\n')[0]).toBe(
-      '| strategy | valid | under 50% | under 10% | task kept | future-need at 50%: median (pooled) | future-need at 10%: median (pooled) |',
+    expect(table.split('\n')[0]).toBe('| strategy | under 50/10% (of 2) | valid | monotone breaks | A 10% | B 10% | C 50% / 10% | D 10% |');
+    expect(table).toMatch(/\| mask,code-aware,trim \| \d\/\d \| 4\/4 \| [0-2]\/2 \| \d+\.\d% \| — \| \d+\.\d% \/ \d+\.\d% \| (?:\d+\.\d%|—) \|/);
+    expect(table).toContain('| langchain trimMessages (startOn human/ai) | 2/2 | 0/4 |');
+    expect(futureNeedProbeTable(report.summaries).split('\n')[0]).toMatch(
+      /^\| strategy \| budget \| tokens after \(median\) \| A \(\d+\) \| B \(0\) \| C \(\d+\) \| D \(\d+\) \|$/,
     );
-    expect(table).toMatch(/\| mask,code-aware,trim \| 4\/4 \| \d\/2 \| \d\/2 \| 4\/4 \| \d+\.\d% \(\d+\.\d%\) \|/);
-    expect(table).toContain('| langchain trimMessages (startOn human/ai) | 0/4 |');
 
     // The docs section is a block record-docs can refresh alone, with the same content.
     const section = futureNeedSection(5, report, 'chart.svg').join('\n');
@@ -53,12 +67,15 @@ describe('the future-need workload on one trajectory', () => {
   });
 
   it('takes any pipeline of registered providers and rejects an unknown one with the names it knows', async () => {
-    const { strategies } = await resolveStrategies(['trim, mask', 'ai-sdk', 'langchain-human']);
+    const { strategies } = await resolveStrategies(['trim, mask', 'ai-sdk', 'langchain-human', 'recency', 'names-list']);
     expect(strategies.map((strategy) => strategy.name)).toEqual([
       'trim,mask',
       'ai-sdk pruneMessages (ladder to budget)',
       'langchain trimMessages (startOn human)',
+      'recency',
+      'names-list',
     ]);
+    expect(strategies.map((strategy) => strategy.family).slice(3)).toEqual(['baseline', 'baseline']);
     await expect(resolveStrategies(['mask,no-such-stage'])).rejects.toThrow(/no-such-stage[\s\S]*code-aware/);
   });
 });

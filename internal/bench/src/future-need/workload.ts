@@ -3,8 +3,10 @@ import type { BenchConversation, FixtureKind } from '../fixture-set.js';
 import type { Strategy } from '../strategies.js';
 import { checkConversation } from './conversation-checks.js';
 import { cutAfter } from './cut-points.js';
+import { lineProbes, measureLineProbes, type LineProbeKind, type ProbeKind } from './fact-probes.js';
 import { futureNeeds, measureNeeds, type FutureNeed, type HeldIn } from './future-needs.js';
 import type { IdentifierKind } from './identifiers.js';
+import { normalisedText } from './probe-lines.js';
 
 /** One conversation cut at one point: how big the prefix is and what the later steps need from it. */
 export interface FutureNeedCut {
@@ -19,6 +21,16 @@ export interface FutureNeedCut {
   readonly needs: number;
   readonly needsByKind: Readonly<Partial<Record<IdentifierKind, number>>>;
   readonly needsByPlace: Readonly<Partial<Record<HeldIn, number>>>;
+  /** B, C and D probes at the cut (A is `needs`). */
+  readonly probes: Readonly<Record<LineProbeKind, number>>;
+  /** The first few probes of each kind (each cut to PROBE_EXAMPLE_LENGTH characters), to see what is asked. */
+  readonly probeExamples: Readonly<Record<LineProbeKind, readonly string[]>>;
+}
+
+/** Of one probe kind on one case: how many the cut had, how many the compacted prefix holds. */
+export interface ProbeCount {
+  readonly available: number;
+  readonly retained: number;
 }
 
 /** One strategy on one cut at one budget. */
@@ -39,6 +51,8 @@ export interface FutureNeedCase {
   readonly taskKept: boolean;
   readonly valid: boolean;
   readonly pairingProblem?: string;
+  /** A tool call shortened without a 12-hex reference (conversation-checks.ts). */
+  readonly shortenedCallWithoutReference?: string;
   readonly needs: number;
   readonly retained: number;
   /** retained / needs; undefined when the cut has no need. */
@@ -47,6 +61,10 @@ export interface FutureNeedCase {
   readonly lostByPlace: Readonly<Partial<Record<HeldIn, number>>>;
   /** The first few lost needs, `kind:text`. */
   readonly lostExamples: readonly string[];
+  /** Every probe kind (A: the needs above; B-D: fact-probes.ts). */
+  readonly probes: Readonly<Record<ProbeKind, ProbeCount>>;
+  /** The first few lost B, C and D probes (cut to PROBE_EXAMPLE_LENGTH characters). */
+  readonly lostProbeExamples: Readonly<Record<LineProbeKind, readonly string[]>>;
   readonly error?: string;
   /** What the strategy chose (the AI SDK ladder's rung). */
   readonly detail?: string;
@@ -69,6 +87,16 @@ export interface FutureNeedResult {
 }
 
 const LOST_EXAMPLES = 5;
+const PROBE_EXAMPLES = 3;
+const PROBE_EXAMPLE_LENGTH = 160;
+
+function examples(of: (kind: LineProbeKind) => readonly string[], count: number): Record<LineProbeKind, readonly string[]> {
+  const first = (kind: LineProbeKind) =>
+    of(kind)
+      .slice(0, count)
+      .map((probe) => probe.slice(0, PROBE_EXAMPLE_LENGTH));
+  return { B: first('B'), C: first('C'), D: first('D') };
+}
 
 function countBy<T extends string>(needs: readonly FutureNeed[], key: (need: FutureNeed) => T): Partial<Record<T, number>> {
   const counts: Partial<Record<T, number>> = {};
@@ -94,6 +122,7 @@ export async function runFutureNeed(
       const cut = cutAfter(conversation.messages, fraction);
       if (!cut) continue;
       const needs = futureNeeds(conversation.messages, cut);
+      const probes = lineProbes(conversation.messages, cut, needs, conversation.submission);
       const prefixTokens = tokens.countMessages(cut.prefix);
       cutRecords.push({
         conversation: conversation.id,
@@ -106,15 +135,20 @@ export async function runFutureNeed(
         needs: needs.length,
         needsByKind: countBy(needs, (need) => need.kind),
         needsByPlace: countBy(needs, (need) => need.heldIn),
+        probes: { B: probes.B.length, C: probes.C.length, D: probes.D.length },
+        probeExamples: examples((kind) => probes[kind], PROBE_EXAMPLES),
       });
+      // The names-list baseline is told the needs (to show what a measure of names alone rewards); the others ignore them.
+      const context = { names: needs.map((need) => need.text) };
       for (const strategy of strategies) {
-        const prepared = strategy.prepare(cut.prefix);
+        const prepared = strategy.prepare(cut.prefix, context);
         for (const budget of options.budgets) {
           const limit = Math.floor(prefixTokens * budget);
           await prepared.arm(limit, false)();
           const output = prepared.output();
           const check = checkConversation(cut.prefix, output);
           const retention = measureNeeds(needs, output);
+          const lines = measureLineProbes(probes, normalisedText(output));
           const tokensAfter = tokens.countMessages(output);
           const error = prepared.error();
           const detail = prepared.detail?.();
@@ -132,12 +166,20 @@ export async function runFutureNeed(
             taskKept: check.taskKept,
             valid: check.valid,
             ...(check.pairingProblem ? { pairingProblem: check.pairingProblem } : {}),
+            ...(check.shortenedCallWithoutReference ? { shortenedCallWithoutReference: check.shortenedCallWithoutReference } : {}),
             needs: retention.available,
             retained: retention.retained,
             ...(retention.available > 0 ? { retention: retention.retained / retention.available } : {}),
             lostByKind: countBy(retention.lost, (need) => need.kind),
             lostByPlace: countBy(retention.lost, (need) => need.heldIn),
             lostExamples: retention.lost.slice(0, LOST_EXAMPLES).map((need) => `${need.kind}:${need.text}`),
+            probes: {
+              A: { available: retention.available, retained: retention.retained },
+              B: { available: lines.B.available, retained: lines.B.retained },
+              C: { available: lines.C.available, retained: lines.C.retained },
+              D: { available: lines.D.available, retained: lines.D.retained },
+            },
+            lostProbeExamples: examples((kind) => lines[kind].lost, PROBE_EXAMPLES),
             ...(error ? { error } : {}),
             ...(detail ? { detail } : {}),
           });
