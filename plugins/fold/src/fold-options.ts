@@ -4,6 +4,8 @@ import { InvalidArgumentError } from '@ollm/core';
 export interface FoldOptions {
   /** Percent of the room the fixed messages leave that the newest turns may take verbatim. Default 50. */
   readonly recentShare?: number;
+  /** Percent of that room the turns just older than those may take as reduced skeletons (calls, references), before their lines. Default 15. */
+  readonly middleShare?: number;
   /** Percent of that room a list of names nothing kept shows may take, at most. Default 5. */
   readonly namesShare?: number;
   /** Characters kept of a command in a digest's step header. Default 120. */
@@ -14,6 +16,7 @@ export type ResolvedFoldOptions = Required<FoldOptions>;
 
 export const DEFAULT_FOLD_OPTIONS: ResolvedFoldOptions = {
   recentShare: 50,
+  middleShare: 15,
   namesShare: 5,
   lineCharacters: 120,
 };
@@ -35,7 +38,7 @@ export function resolveFoldOptions(options: FoldOptions, overrides: Readonly<Rec
           message: `fold has no option "${key}" (it has ${Object.keys(DEFAULT_FOLD_OPTIONS).join(', ')})`,
         });
       }
-      if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || ((key === 'recentShare' || key === 'namesShare') && value > 100)) {
+      if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || (key.endsWith('Share') && value > 100)) {
         throw new InvalidArgumentError({
           argument: `fold.${key}`,
           message: `fold option ${key} must be a non-negative integer${key.endsWith('Share') ? ' (a percentage, at most 100)' : ''}, got ${JSON.stringify(value)}`,

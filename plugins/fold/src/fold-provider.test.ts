@@ -58,12 +58,55 @@ describe('fold', () => {
     expect(digests).toHaveLength(1);
     // The digest takes the place (and the id) of the run's first message.
     expect(digests[0]!.id).toBe('assistant_0');
-    expect(result.removed).toHaveLength(1);
-    const saved = JSON.parse(readFileSync(result.removed[0]!.path!, 'utf8')) as Message[];
+    const runs = result.removed.filter((piece) => piece.kind === 'turns');
+    expect(runs).toHaveLength(1);
+    const saved = JSON.parse(readFileSync(runs[0]!.path!, 'utf8')) as Message[];
     const keptIds = new Set(result.messages.map((message) => message.id));
     const dropped = messages.filter((message) => !keptIds.has(message.id) || message.id === 'assistant_0');
     expect(saved).toEqual(dropped);
-    expect(renderMessage(digests[0]!)).toContain(result.removed[0]!.sha256.slice(0, 12));
+    expect(renderMessage(digests[0]!)).toContain(runs[0]!.sha256.slice(0, 12));
+  });
+
+  it('keeps the turns just older than the newest in place, each output its own reference (the sha256 of the output) and chosen lines', async () => {
+    const logdir = newLogdir();
+    const messages = agentConversation('Fix the lookup.', steps(20));
+    const result = await fold(messages, Math.floor(tokens.countMessages(messages) * 0.25), logdir);
+    const reduced = result.messages.filter(
+      (message) => message.role === 'tool' && message.parts.some((part) => part.type === 'tool-result' && part.output.startsWith('[ollm fold ')),
+    );
+    expect(reduced.length).toBeGreaterThan(0);
+    for (const message of reduced) {
+      const part = message.parts[0]!;
+      if (part.type !== 'tool-result') throw new Error('not a tool result');
+      const original = messages.find((candidate) => candidate.id === message.id)!.parts[0]!;
+      if (original.type !== 'tool-result') throw new Error('not a tool result');
+      const reference = /^\[ollm fold ([0-9a-f]{12})\] (\d+) lines, exit 0/.exec(part.output)!;
+      expect(Number(reference[2])).toBe(original.output.split('\n').length);
+      const piece = result.removed.find((entry) => entry.sha256.startsWith(reference[1]!))!;
+      expect(readFileSync(piece.path!, 'utf8')).toBe(original.output);
+      // Every line it keeps is a line of the output, verbatim.
+      for (const line of part.output.split('\n').slice(1)) expect(original.output.split('\n')).toContain(line);
+    }
+  });
+
+  it('a shortened call argument carries its own reference inside the argument', async () => {
+    const logdir = newLogdir();
+    const script = [
+      'cat > /testbed/fix.py << EOF',
+      ...Array.from({ length: 60 }, (_, line) => `value_${line} = compute_value(${line}) + offset_${line}`),
+      'EOF',
+    ].join('\n');
+    const long: AgentStep = { thought: 'Write the fix.', command: script, output: '<returncode>0</returncode>\n<output>\n</output>' };
+    const messages = agentConversation('Fix the lookup.', [...steps(8), long, ...steps(2)]);
+    const result = await fold(messages, Math.floor(tokens.countMessages(messages) * 0.45), logdir);
+    const call = result.messages.flatMap((message) => message.parts).find((part) => part.type === 'tool-call' && part.callId === 'call_8');
+    if (call?.type !== 'tool-call') throw new Error('the call was folded away; the test needs it in place');
+    const command = (JSON.parse(call.rawInput!) as { command: string }).command;
+    expect(command).not.toBe(script);
+    expect(command.split('\n')[0]).toBe('cat > /testbed/fix.py << EOF');
+    expect(command.split('\n').at(-1)).toBe('EOF');
+    const reference = /\[ollm fold ([0-9a-f]{12})\]/.exec(command)![1]!;
+    expect(readFileSync(result.removed.find((entry) => entry.sha256.startsWith(reference))!.path!, 'utf8')).toBe(script);
   });
 
   it('keeps an old exception, test summary and traceback verbatim where their filler goes', async () => {

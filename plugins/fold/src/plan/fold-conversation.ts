@@ -4,8 +4,12 @@ import { conversationNames, nameWeight } from '../names/conversation-names.js';
 import { excerptLines, runSummary, sourceHeader, type SourceExcerpt } from '../render/run-digest.js';
 import { splitTurns, type Turn } from '../turns/split-turns.js';
 import type { ResolvedFoldOptions } from '../fold-options.js';
-import { candidateValues, type Candidate } from './line-values.js';
+import { candidateValues } from './line-values.js';
 import { selectLines, type PricedCandidate } from './select-lines.js';
+import { reduceTurn, type ReduceOptions } from '../render/reduced-turn.js';
+
+/** String arguments of a reduced call over this many tokens are shortened (with their reference inside). */
+const MIN_CALL_TOKENS = 120;
 
 /** A piece of the conversation folded out of view: saved whole, named by a 12-hex reference. */
 export interface FoldedPiece {
@@ -40,8 +44,8 @@ function fixedMessage(message: Message): boolean {
 
 /**
  * The long-chat rule (docs/decisions/0002-folding-user-turns.md): when the system and user
- * messages alone take over half the budget, user turns other than the first (the task) and a
- * last one still waiting for its reply may be folded like any other turn.
+ * messages alone take over half the budget, user turns other than the first (the task) and the
+ * last (the newest instruction, or one still waiting for its reply) may be folded like any other turn.
  */
 function chatRuleApplies(messages: readonly Message[], target: number, tokens: TokenCounting): boolean {
   let given = 0;
@@ -51,11 +55,11 @@ function chatRuleApplies(messages: readonly Message[], target: number, tokens: T
 
 function fixedPositions(messages: readonly Message[], chat: boolean): boolean[] {
   const firstUser = messages.findIndex((message) => message.role === 'user');
-  const last = messages.length - 1;
+  const lastUser = messages.findLastIndex((message) => message.role === 'user');
   return messages.map((message, position) => {
     if (!fixedMessage(message)) return false;
     if (!chat || message.role !== 'user' || message.pinned === true) return true;
-    return position === firstUser || (position === last && message.role === 'user');
+    return position === firstUser || position === lastUser;
   });
 }
 
@@ -162,20 +166,50 @@ function foldWith(messages: readonly Message[], tokens: TokenCounting, options: 
   const { layout, fixedAt, names, chat, target } = plan;
   const inWindow = new Set<number>();
   for (const turn of layout.editable.slice(plan.windowStart)) for (const position of layout.turns[turn]!.positions) inWindow.add(position);
+  const room = target - layout.fixedTokens;
+
+  // Turns just older than the window stay in place, reduced (their calls, their outputs' references
+  // and chosen lines), while their skeletons take at most middleShare of the room.
+  const reduceOptions = (keptLines: ReduceOptions['keptLines']): ReduceOptions => ({
+    tokens,
+    minCallTokens: MIN_CALL_TOKENS,
+    lineCharacters: options.lineCharacters,
+    keptLines,
+  });
+  const middle = new Map<number, number>(); // turn index -> skeleton tokens
+  if (!chat) {
+    let spent = 0;
+    for (let at = plan.windowStart - 1; at >= 0; at--) {
+      const turn = layout.editable[at]!;
+      const positions = layout.turns[turn]!.positions;
+      if (!positions.some((position) => messages[position]!.role === 'tool')) break;
+      const skeleton = tokens.countMessages(
+        reduceTurn(
+          messages,
+          positions,
+          reduceOptions(() => []),
+        ).messages,
+      );
+      if (spent + skeleton > (room * options.middleShare) / 100) break;
+      spent += skeleton;
+      middle.set(turn, skeleton);
+    }
+  }
+  const inMiddle = new Set<number>();
+  for (const turn of middle.keys()) for (const position of layout.turns[turn]!.positions) inMiddle.add(position);
   const visible = (position: number) => fixedAt[position]! || inWindow.has(position);
 
-  // Runs of folded turns: consecutive editable turns before the window, broken by a fixed turn.
+  // Runs of folded turns: consecutive editable turns before the middle, broken by a fixed turn.
   const runs: number[][] = [];
   let current: number[] | undefined;
-  for (const [index, turn] of layout.turns.entries()) {
-    const folded = !turn.fixed && !turn.positions.some((position) => inWindow.has(position));
+  for (const turn of layout.turns) {
+    const folded = !turn.fixed && !turn.positions.some((position) => inWindow.has(position) || inMiddle.has(position));
     if (!folded) {
       current = undefined;
       continue;
     }
     if (!current) runs.push((current = []));
     current.push(...turn.positions);
-    void index;
   }
   const foldedRuns: Run[] = runs.map((positions) => {
     const originals = positions.map((position) => messages[position]!);
@@ -193,46 +227,69 @@ function foldWith(messages: readonly Message[], tokens: TokenCounting, options: 
       sources.push(...sourcesOf(messages[position]!, position, chat));
     }
   });
+  for (const position of inMiddle) sources.push(...sourcesOf(messages[position]!, position, false).filter((source) => source.origin === 'tool-result'));
   const candidates = candidateValues({ messages, names, sources, visible, visibleText: [], chat });
-  const headers = new Map<LineSource, { text: string; inline: boolean; tokens: number }>();
-  const headerOf = (candidate: Candidate) => {
-    let header = headers.get(candidate.source);
-    if (!header) {
-      const { text, inline } = sourceHeader(messages, candidate, options.lineCharacters);
-      header = { text, inline, tokens: tokens.countText(text) + 1 };
-      headers.set(candidate.source, header);
+  const headers = new Map<LineSource, Header>();
+  for (const candidate of candidates) {
+    if (headers.has(candidate.source)) continue;
+    if (inMiddle.has(candidate.source.message)) {
+      headers.set(candidate.source, { text: '', inline: false, tokens: 0 });
+      continue;
     }
-    return header;
-  };
-  const priced: PricedCandidate[] = candidates.map((candidate) => {
-    headerOf(candidate);
-    return { ...candidate, tokens: tokens.countText(candidate.line.text) + 1 };
-  });
+    const { text, inline } = sourceHeader(messages, candidate, options.lineCharacters);
+    headers.set(candidate.source, { text, inline, tokens: tokens.countText(text) + 1 });
+  }
+  const priced: PricedCandidate[] = candidates.map((candidate) => ({ ...candidate, tokens: tokens.countText(candidate.line.text) + 1 }));
 
-  const keptTokens = layout.fixedTokens + layout.editable.slice(plan.windowStart).reduce((sum, turn) => sum + layout.turnTokens[turn]!, 0);
+  const keptTokens =
+    layout.fixedTokens +
+    layout.editable.slice(plan.windowStart).reduce((sum, turn) => sum + layout.turnTokens[turn]!, 0) +
+    [...middle.values()].reduce((sum, skeleton) => sum + skeleton, 0);
   const digestTokens = foldedRuns.reduce((sum, run) => sum + tokens.countMessage(digestMessage(messages, run, run.head)) + 1, 0);
   let lineBudget = target - keptTokens - digestTokens;
   let best: FoldedConversation | undefined;
   for (let round = 0; round < 12; round++) {
     const chosen = lineBudget > 0 ? selectLines(priced, lineBudget, (source) => headers.get(source)!.tokens) : new Set<PricedCandidate>();
-    const used =
-      [...chosen].reduce((sum, candidate) => sum + candidate.tokens + 0, 0) +
-      [...new Set([...chosen].map((c) => c.source))].reduce((sum, source) => sum + headers.get(source)!.tokens, 0);
-    const namesRoom = Math.min(lineBudget - used, ((target - layout.fixedTokens) * options.namesShare) / 100);
+    let used = 0;
+    for (const candidate of chosen) used += candidate.tokens;
+    for (const source of new Set([...chosen].map((candidate) => candidate.source))) used += headers.get(source)!.tokens;
+    const namesRoom = Math.min(lineBudget - used, (room * options.namesShare) / 100);
     const output = render(messages, tokens, foldedRuns, runOfMessage, chosen, headers, namesRoom, names, visible, fixedAt);
-    const counted = tokens.countMessages(output.messages);
+    // Middle turns, reduced in place with their chosen lines.
+    const keptOf = new Map<string, string[]>();
+    for (const candidate of [...chosen].sort((a, b) => a.line.index - b.line.index)) {
+      if (!inMiddle.has(candidate.source.message)) continue;
+      const key = `${candidate.source.message}:${candidate.source.part}`;
+      const lines = keptOf.get(key) ?? [];
+      lines.push(candidate.line.text);
+      keptOf.set(key, lines);
+    }
+    const pieces: FoldedPiece[] = foldedRuns.map((run) => run.piece);
+    const reducedById = new Map<string, Message>();
+    for (const turn of middle.keys()) {
+      const reduced = reduceTurn(
+        messages,
+        layout.turns[turn]!.positions,
+        reduceOptions((position, part) => keptOf.get(`${position}:${part}`) ?? []),
+      );
+      pieces.push(...reduced.pieces);
+      for (const message of reduced.messages) reducedById.set(message.id, message);
+    }
+    const assembled = output.messages.map((message) => reducedById.get(message.id) ?? message);
+    const counted = tokens.countMessages(assembled);
     const attempt: FoldedConversation = {
-      messages: output.messages,
-      pieces: foldedRuns.map((run) => run.piece),
+      messages: assembled,
+      pieces,
       tokens: counted,
       folded: output.folded,
-      summary: `${chat ? 'chat rule; ' : ''}${layout.editable.length - plan.windowStart} turns whole, ${foldedRuns.length} runs folded (${foldedRuns.reduce((sum, run) => sum + run.positions.length, 0)} messages), ${chosen.size} lines kept`,
+      summary: `${chat ? 'chat rule; ' : ''}${layout.editable.length - plan.windowStart} turns whole, ${middle.size} reduced, ${foldedRuns.length} runs folded (${foldedRuns.reduce((sum, run) => sum + run.positions.length, 0)} messages), ${chosen.size} lines kept`,
     };
     if (!best || attempt.tokens < best.tokens) best = attempt;
     if (counted <= target) return attempt;
     if (chosen.size === 0) break;
     lineBudget -= counted - target + 2;
   }
+  if (middle.size > 0) return best!;
   // Not even the digests' first lines fit: bare references, only where one keeps two user turns apart.
   const bare = renderBare(messages, foldedRuns, runOfMessage);
   const counted = tokens.countMessages(bare.messages);
@@ -248,29 +305,10 @@ function foldWith(messages: readonly Message[], tokens: TokenCounting, options: 
   return best!;
 }
 
-function renderBare(
-  messages: readonly Message[],
-  runs: readonly Run[],
-  runOfMessage: ReadonlyMap<number, number>,
-): { messages: Message[]; folded: FoldedMessage[] } {
-  const output: Message[] = [];
-  const folded: FoldedMessage[] = [];
-  messages.forEach((message, position) => {
-    const run = runOfMessage.get(position);
-    if (run === undefined) {
-      output.push(message);
-      return;
-    }
-    if (message.role === 'user') folded.push({ messageId: message.id, reason: FOLD_USER_REASON });
-    const positions = runs[run]!.positions;
-    if (positions[0] !== position) return;
-    const before = output[output.length - 1];
-    const after = messages[positions[positions.length - 1]! + 1];
-    if (before?.role === 'user' && (after === undefined || after.role === 'user')) {
-      output.push(digestMessage(messages, runs[run]!, referenceTag(runs[run]!.piece.sha256)));
-    }
-  });
-  return { messages: output, folded };
+interface Header {
+  readonly text: string;
+  readonly inline: boolean;
+  readonly tokens: number;
 }
 
 function digestMessage(messages: readonly Message[], run: Run, text: string): Message {
@@ -290,7 +328,7 @@ function render(
   runs: readonly Run[],
   runOfMessage: ReadonlyMap<number, number>,
   chosen: ReadonlySet<PricedCandidate>,
-  headers: ReadonlyMap<LineSource, { text: string; inline: boolean; tokens: number }>,
+  headers: ReadonlyMap<LineSource, Header>,
   namesRoom: number,
   names: ReturnType<typeof conversationNames>,
   visible: (position: number) => boolean,
@@ -299,7 +337,8 @@ function render(
   // Kept lines by run, in the order of the conversation.
   const byRun = runs.map(() => new Map<LineSource, PricedCandidate[]>());
   for (const candidate of chosen) {
-    const run = runOfMessage.get(candidate.source.message)!;
+    const run = runOfMessage.get(candidate.source.message);
+    if (run === undefined) continue;
     const lines = byRun[run]!.get(candidate.source) ?? [];
     lines.push(candidate);
     byRun[run]!.set(candidate.source, lines);
@@ -354,6 +393,31 @@ function render(
       });
     const text = [runs[run]!.head, ...excerptLines(excerpts), ...(run === 0 && namesLine ? [namesLine] : [])].join('\n');
     output.push(digestMessage(messages, runs[run]!, text));
+  });
+  return { messages: output, folded };
+}
+
+function renderBare(
+  messages: readonly Message[],
+  runs: readonly Run[],
+  runOfMessage: ReadonlyMap<number, number>,
+): { messages: Message[]; folded: FoldedMessage[] } {
+  const output: Message[] = [];
+  const folded: FoldedMessage[] = [];
+  messages.forEach((message, position) => {
+    const run = runOfMessage.get(position);
+    if (run === undefined) {
+      output.push(message);
+      return;
+    }
+    if (message.role === 'user') folded.push({ messageId: message.id, reason: FOLD_USER_REASON });
+    const positions = runs[run]!.positions;
+    if (positions[0] !== position) return;
+    const before = output[output.length - 1];
+    const after = messages[positions[positions.length - 1]! + 1];
+    if (before?.role === 'user' && (after === undefined || after.role === 'user')) {
+      output.push(digestMessage(messages, runs[run]!, referenceTag(runs[run]!.piece.sha256)));
+    }
   });
   return { messages: output, folded };
 }
