@@ -145,8 +145,16 @@ describe('B: edit anchors', () => {
     const { probes } = anchors([step(3, 'Delete a line.', "sed -i '20d' web/models.py", '')], submission);
     // `return None` is shorter than 15 characters; web/forms.py is edited only before the cut, if at all.
     expect(probes).toEqual(['if not getattr(cls, self.attname, None):', 'if self.choices is not None:']);
-    // Without a later edit naming the file, the patch asks for nothing.
+    // Without a later edit naming the file, the patch asks for nothing: a look, or a test script that reads it.
     expect(anchors([step(3, 'Look.', 'cat web/models.py', MODELS)], submission).probes).toEqual([]);
+    const testScript = "cat > t.py <<'EOF'\nprint(open('web/models.py').read())\nEOF\npython t.py";
+    expect(anchors([step(3, 'Test.', testScript, '')], submission).probes).toEqual([]);
+    // A heredoc that rewrites the file edits it.
+    const rewrite = "cat > web/models.py <<'EOF'\nclass Field:\n    pass\nEOF";
+    expect(anchors([step(3, 'Rewrite.', rewrite, '')], submission).probes).toEqual([
+      'if not getattr(cls, self.attname, None):',
+      'if self.choices is not None:',
+    ]);
   });
 
   it('leave out lines a system or user message holds (every valid compaction keeps them)', () => {

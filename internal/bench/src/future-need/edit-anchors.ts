@@ -241,10 +241,11 @@ export function patchFiles(diff: string): PatchFile[] {
   return files;
 }
 
-// A command that changes a file: sed -i, a heredoc, a script's .replace, write or open for
-// writing, an editor tool's str_replace, patch or git apply.
+// A command that changes the files it names: sed -i, a script's .replace, write or open for
+// writing, an editor tool's str_replace, patch or git apply. (A heredoc changes the file it writes
+// to alone: a test script written with `cat > t.py <<EOF` that reads a file edits no file.)
 const EDIT_COMMAND =
-  /sed\s+(?:-\S+\s+)*-[a-zE]*i|--in-place|\.replace\(|<<|\.write\(|\bstr_replace\b|\bold_str\b|(?:^|[\s;&|])patch\s+-|\bgit\s+apply\b|\bopen\([^)]*['"][wa]\+?['"]/;
+  /sed\s+(?:-\S+\s+)*-[a-zE]*i|--in-place|\.replace\(|\.write\(|\bstr_replace\b|\bold_str\b|(?:^|[\s;&|])patch\s+-|\bgit\s+apply\b|\bopen\([^)]*['"][wa]\+?['"]/;
 
 // ---------------------------------------------------------------- the probes
 
@@ -285,7 +286,8 @@ function callsById(messages: readonly Message[]): Map<string, string> {
 /**
  * The old code the edits after the cut name (OldText), from the later tool calls: sed -i's OLD,
  * `.replace` old strings, editor `old_str`s; the lines of heredocs that a prefix output of the same
- * file showed; and the `-`/` ` lines of the final patch's files that a later edit command names.
+ * file showed; and the `-`/` ` lines of the final patch's files that a later edit command names
+ * (EDIT_COMMAND) or a later heredoc writes.
  */
 export function laterOldTexts(cut: Cut, submission: string | undefined): OldText[] {
   const later = toolCalls(cut.later);
@@ -302,14 +304,14 @@ export function laterOldTexts(cut: Cut, submission: string | undefined): OldText
     cut.prefix.flatMap((message) =>
       message.parts.flatMap((part) => (part.type === 'tool-result' && holdsIdentifier(prefixCalls.get(part.callId) ?? '', file) ? [part.output] : [])),
     );
-  for (const heredoc of commands.flatMap(heredocs)) {
+  const written = commands.flatMap(heredocs);
+  for (const heredoc of written) {
     const shown = new Set(outputsOf(heredoc.file).flatMap((output) => output.split('\n').map((line) => codeLineOf(withEscapesAsSpaces(line)))));
     olds.push(...heredoc.body.filter((line) => shown.has(normaliseLine(withEscapesAsSpaces(line)))).flatMap(asLines));
   }
   const edits = commands.filter((command) => EDIT_COMMAND.test(command));
-  for (const file of patchFiles(submission ?? '')) {
-    if (edits.some((command) => holdsIdentifier(command, file.path))) olds.push(...file.oldLines.map((text): OldText => ({ kind: 'line', text })));
-  }
+  const edited = (path: string) => edits.some((command) => holdsIdentifier(command, path)) || written.some((heredoc) => holdsIdentifier(heredoc.file, path));
+  for (const file of patchFiles(submission ?? '')) if (edited(file.path)) olds.push(...file.oldLines.map((text): OldText => ({ kind: 'line', text })));
   return olds;
 }
 
