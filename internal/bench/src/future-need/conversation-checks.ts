@@ -27,17 +27,18 @@ function toolCalls(messages: readonly Message[]): ToolCallPart[] {
 }
 
 /**
- * The first tool call of `output` whose decoded arguments are not those of `input`'s call with the
- * same id and hold no REFERENCE: a shortening that does not say so in place (the model would take
- * the shortened command for what it ran).
+ * The first tool call of `output` whose decoded arguments are none of those of `input`'s calls
+ * with the same id (a transcript may reuse an id) and hold no REFERENCE: a shortening that does not
+ * say so in place (the model would take the shortened command for what it ran).
  */
 export function findShortenedCallWithoutReference(input: readonly Message[], output: readonly Message[]): string | undefined {
-  const original = new Map(toolCalls(input).map((part) => [part.callId, part] as const));
+  const original = new Map<string, ToolCallPart[]>();
+  for (const part of toolCalls(input)) original.set(part.callId, [...(original.get(part.callId) ?? []), part]);
   for (const part of toolCalls(output)) {
     const before = original.get(part.callId);
-    if (before === undefined || (part.rawInput !== undefined && part.rawInput === before.rawInput)) continue;
+    if (before === undefined || (part.rawInput !== undefined && before.some((call) => call.rawInput === part.rawInput))) continue;
     const after = decodedArguments(part);
-    if (after !== decodedArguments(before) && !REFERENCE.test(after)) return `tool call ${part.callId} was shortened without a reference`;
+    if (!before.some((call) => decodedArguments(call) === after) && !REFERENCE.test(after)) return `tool call ${part.callId} was shortened without a reference`;
   }
   return undefined;
 }

@@ -141,4 +141,23 @@ describe('shortened tool calls', () => {
     );
     expect(checkConversation(prefix, respelled).valid).toBe(true);
   });
+
+  it('take a call id the input reuses for the call of either message', () => {
+    // Step 2 again, its call under step 1's id (tau-bench's transcripts reuse ids).
+    const reused = prefix.map((message) =>
+      message.id === 'a2' || message.id === 't2'
+        ? { ...message, parts: message.parts.map((part) => (part.type === 'tool-call' || part.type === 'tool-result' ? { ...part, callId: 'c1' } : part)) }
+        : message,
+    );
+    expect(checkConversation(reused, reused).valid).toBe(true);
+    const shortenedFirst = reused.map((message) =>
+      message.id === 'a1'
+        ? {
+            ...message,
+            parts: message.parts.map((part) => (part.type === 'tool-call' ? { ...part, input: { command: 'grep' }, rawInput: '{"command":"grep"}' } : part)),
+          }
+        : message,
+    );
+    expect(checkConversation(reused, shortenedFirst).shortenedCallWithoutReference).toBe('tool call c1 was shortened without a reference');
+  });
 });
