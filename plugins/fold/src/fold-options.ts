@@ -15,8 +15,8 @@ export interface FoldOptions {
 export type ResolvedFoldOptions = Required<FoldOptions>;
 
 export const DEFAULT_FOLD_OPTIONS: ResolvedFoldOptions = {
-  recentShare: 50,
-  middleShare: 15,
+  recentShare: 35,
+  middleShare: 5,
   namesShare: 5,
   lineCharacters: 120,
 };

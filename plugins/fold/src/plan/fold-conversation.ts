@@ -248,7 +248,11 @@ function foldWith(messages: readonly Message[], tokens: TokenCounting, options: 
   const digestTokens = foldedRuns.reduce((sum, run) => sum + tokens.countMessage(digestMessage(messages, run, run.head)) + 1, 0);
   let lineBudget = target - keptTokens - digestTokens;
   let best: FoldedConversation | undefined;
-  for (let round = 0; round < 12; round++) {
+  let fitting: FoldedConversation | undefined;
+  const positiveCandidates = priced.filter((candidate) => candidate.value > 0).length;
+  let fits: number | undefined;
+  let over: number | undefined;
+  for (let round = 0; round < 14; round++) {
     const chosen = lineBudget > 0 ? selectLines(priced, lineBudget, (source) => headers.get(source)!.tokens) : new Set<PricedCandidate>();
     let used = 0;
     for (const candidate of chosen) used += candidate.tokens;
@@ -285,10 +289,21 @@ function foldWith(messages: readonly Message[], tokens: TokenCounting, options: 
       summary: `${chat ? 'chat rule; ' : ''}${layout.editable.length - plan.windowStart} turns whole, ${middle.size} reduced, ${foldedRuns.length} runs folded (${foldedRuns.reduce((sum, run) => sum + run.positions.length, 0)} messages), ${chosen.size} lines kept`,
     };
     if (!best || attempt.tokens < best.tokens) best = attempt;
-    if (counted <= target) return attempt;
+    // Lines are priced one by one, the digest is counted whole: search the line budget whose digest fits best.
+    if (counted <= target) {
+      if (!fitting || attempt.tokens > fitting.tokens) fitting = attempt;
+      fits = lineBudget;
+      // Every line worth keeping is kept, or the room left is too small to hold another.
+      if (chosen.size === positiveCandidates || target - counted <= 8) return fitting;
+      lineBudget = over === undefined ? lineBudget + (target - counted) : Math.floor((fits + over) / 2);
+      if (over !== undefined && over - fits <= 8) return fitting;
+      continue;
+    }
     if (chosen.size === 0) break;
-    lineBudget -= counted - target + 2;
+    over = lineBudget;
+    lineBudget = fits === undefined ? lineBudget - (counted - target + 2) : Math.floor((fits + over) / 2);
   }
+  if (fitting) return fitting;
   if (middle.size > 0) return best!;
   // Not even the digests' first lines fit: bare references, only where one keeps two user turns apart.
   const bare = renderBare(messages, foldedRuns, runOfMessage);

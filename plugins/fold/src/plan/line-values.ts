@@ -18,10 +18,13 @@ const ERROR_VALUE = 4;
 const TEST_VALUE = 4;
 const FRAME_VALUE = 1.5;
 const QUOTED_VALUE = 2.5;
-const VIEW_VALUE = 1.5;
+const VIEW_VALUE = 3;
+const REPEAT_VALUE = 3;
 /** Prose of the agent's own is worth less than what its tools showed: it restates, the tools are the facts. */
-const PROSE_SHARE = 0.4;
+const PROSE_SHARE = 0.2;
 const QUOTE_MINIMUM = 15;
+const NEIGHBOUR_LINES = 3;
+const NEIGHBOUR_SHARE = 0.5;
 
 export interface ValueInputs {
   readonly messages: readonly Message[];
@@ -120,6 +123,19 @@ export function candidateValues(inputs: ValueInputs): Candidate[] {
   for (const text of inputs.visibleText) for (const line of text.split('\n')) seen.add(normalizeLine(line));
   const { byCall, lastCalled } = callPaths(messages);
   const quoted = agentLines(messages);
+  // How often each line was shown: a line the agent looked at again and again is one it works on.
+  const shown = new Map<string, number>();
+  for (const source of inputs.sources)
+    for (const line of source.lines) if (source.origin === 'tool-result') shown.set(line.normalized, (shown.get(line.normalized) ?? 0) + 1);
+  messages.forEach((message, position) => {
+    if (!visible(position)) return;
+    for (const part of message.parts)
+      if (part.type === 'tool-result')
+        for (const raw of part.output.split('\n')) {
+          const normalized = normalizeLine(raw);
+          if (shown.has(normalized)) shown.set(normalized, shown.get(normalized)! + 1);
+        }
+  });
   const chat = inputs.chat ? chatValues(inputs.sources.filter((source) => source.origin === 'text')) : undefined;
 
   // Visible messages' tool outputs first: their names and lines are in view whatever is chosen.
@@ -174,14 +190,37 @@ export function candidateValues(inputs: ValueInputs): Candidate[] {
         else if (line.kind === 'frame' && line.index >= firstFrame) value += FRAME_VALUE * (newestTraceback ? 2 : 1);
         if (line.normalized.length >= QUOTE_MINIMUM) {
           if (quoted.has(line.normalized)) value += QUOTED_VALUE;
-          value += VIEW_VALUE * view * view;
+          value += VIEW_VALUE * view * view + REPEAT_VALUE * Math.log2(shown.get(line.normalized) ?? 1);
         }
       }
       candidates.push({ source, line, value });
     }
     if (lastFrame !== -1) newestTraceback = false;
   }
-  return candidates;
+  return withNeighbours(candidates);
+}
+
+/** Lines next to a line worth keeping share a little of its worth: an edit changes the lines around what the agent looked for. */
+function withNeighbours(candidates: readonly Candidate[]): Candidate[] {
+  const bySource = new Map<LineSource, Candidate[]>();
+  for (const candidate of candidates) {
+    if (candidate.source.origin !== 'tool-result') continue;
+    const list = bySource.get(candidate.source) ?? [];
+    list.push(candidate);
+    bySource.set(candidate.source, list);
+  }
+  const bonus = new Map<Candidate, number>();
+  for (const list of bySource.values()) {
+    list.sort((a, b) => a.line.index - b.line.index);
+    for (let at = 0; at < list.length; at++) {
+      let best = 0;
+      for (let other = Math.max(0, at - NEIGHBOUR_LINES); other <= Math.min(list.length - 1, at + NEIGHBOUR_LINES); other++) {
+        if (other !== at && Math.abs(list[other]!.line.index - list[at]!.line.index) <= NEIGHBOUR_LINES) best = Math.max(best, list[other]!.value);
+      }
+      if (best > 0 && list[at]!.line.normalized.length >= QUOTE_MINIMUM) bonus.set(list[at]!, NEIGHBOUR_SHARE * best);
+    }
+  }
+  return candidates.map((candidate) => (bonus.has(candidate) ? { ...candidate, value: candidate.value + bonus.get(candidate)! } : candidate));
 }
 
 /** Index of the first frame of the traceback whose last frame is at `last` (frames with at most two lines between them). */
