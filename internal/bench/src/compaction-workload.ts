@@ -1,4 +1,4 @@
-import { createTokenizer, findIntegrityViolations, findToolPairingProblem, TokenCounter, type Message } from '@ollm/core';
+import { createTokenizer, findIntegrityViolations, findToolPairingProblem, TokenCounter, type FoldedMessage, type Message } from '@ollm/core';
 import type { BenchConversation, FixtureKind } from './fixture-set.js';
 import { median, timeAsync } from './measure.js';
 import { interleavedOrder } from './speed/interleaved-order.js';
@@ -39,9 +39,9 @@ export interface CompactionOptions {
   readonly onConversation?: (done: number, total: number) => void;
 }
 
-function brokenRules(input: readonly Message[], output: readonly Message[], tokens: TokenCounter): string[] {
+function brokenRules(input: readonly Message[], output: readonly Message[], tokens: TokenCounter, folded: readonly FoldedMessage[] = []): string[] {
   const stats = { tokensBefore: 0, tokensAfter: 0, timeMs: 0 };
-  const result = { messages: output, sourceDigest: '', coveredThrough: input.length - 1, removed: [], stats, limitations: [] };
+  const result = { messages: output, sourceDigest: '', coveredThrough: input.length - 1, removed: [], stats, limitations: [], folded };
   return [...new Set(findIntegrityViolations(input, result, tokens).map((violation) => violation.rule))];
 }
 
@@ -95,7 +95,7 @@ export async function runCompactionWorkload(
           timeColdMs: coldTimes[position]!,
           timeWarmMs: warmTimes[position]!,
           ...(pairingProblem ? { pairingProblem } : {}),
-          brokenRules: brokenRules(input, output, tokens),
+          brokenRules: brokenRules(input, output, tokens, run.folded?.()),
           probesAvailable: retention.available,
           probesRetained: retention.retained,
           ...(retention.share !== undefined ? { retention: retention.share } : {}),

@@ -1,6 +1,6 @@
 import type { BaseMessage } from '@langchain/core/messages';
 import { pruneMessages, type ModelMessage } from 'ai';
-import { TokenCounter, compactWith, createTokenizer, type Message } from '@ollm/core';
+import { TokenCounter, compactWith, createTokenizer, type FoldedMessage, type Message } from '@ollm/core';
 import { ProviderRegistry } from '@ollm/runtime';
 import codeAware from '@ollm/plugin-code-aware';
 import fold from '@ollm/plugin-fold';
@@ -24,6 +24,8 @@ export interface PreparedRun {
   output(): readonly Message[];
   /** Why the last run failed, if it did. */
   error(): string | undefined;
+  /** User messages the last run folded out, as it declared them to the host (a rule-based provider's long-chat rule). */
+  folded?(): readonly FoldedMessage[];
   /** What the last run chose, when the strategy picks a setting (the AI SDK ladder's rung). */
   detail?(): string | undefined;
 }
@@ -78,21 +80,26 @@ export function ollmStrategy(name: string, registry: ProviderRegistry = createBe
     hasTokenTarget: true,
     prepare(messages) {
       let output: readonly Message[] = messages;
+      let folded: readonly FoldedMessage[] = [];
       let failure: string | undefined;
       return {
         arm(limit, warm) {
           const tokens = counterFor(messages, warm);
           return async () => {
             try {
-              output = (await compactWith(provider, messages, { config: { limit }, context: { tokens } })).messages;
+              const result = await compactWith(provider, messages, { config: { limit }, context: { tokens } });
+              output = result.messages;
+              folded = result.folded ?? [];
               failure = undefined;
             } catch (error) {
               output = messages;
+              folded = [];
               failure = error instanceof Error ? error.message : String(error);
             }
           };
         },
         output: () => output,
+        folded: () => folded,
         error: () => failure,
       };
     },
