@@ -89,7 +89,8 @@ describe.skipIf(!binaryBuilt)('ollm chat (the built binary, piped stdin, fake mo
     expect(userTexts).toEqual([...questions, 'One more question after the restart']);
     const replies = record.messages.filter((message: Message) => message.role === 'assistant').map(messageText);
     expect(replies).toEqual(userTexts.map((text) => chatReply(text)));
-    expect(record.metadata.compactionCount).toBeGreaterThanOrEqual(3);
+    // At least one automatic compaction and the manual summarize (the snapshot restored keeps its own count).
+    expect(record.metadata.compactionCount).toBeGreaterThanOrEqual(2);
 
     // The export has ollm's JSON session layout.
     const exported = JSON.parse(readFileSync(join(env['OLLM_HOME']!, 'sessions', `${sessionId}.json`), 'utf8')) as Record<string, unknown>;

@@ -119,7 +119,11 @@ describe('hostile input: bounded work, exit 2 naming the file and position, noth
         const run = await ollm(['compact', 'deep.json', '--provider', provider, '--limit', '50%', '--out', 'out.json']);
         expect(run.stderr).not.toContain('Maximum call stack');
         expect(run.code).toBe(0);
-        expect(JSON.parse(readFileSync(join(folder.path, 'out.json'), 'utf8'))).toHaveLength(chat.length);
+        const out = JSON.parse(readFileSync(join(folder.path, 'out.json'), 'utf8')) as unknown[];
+        // fold folds the old turn into a digest (fewer messages); the others edit in place.
+        if (provider === 'fold') expect(out.length).toBeLessThan(chat.length);
+        else expect(out).toHaveLength(chat.length);
+        expect(out.slice(0, 2)).toEqual(chat.slice(0, 2));
       },
     );
   });

@@ -156,7 +156,12 @@ describe('contextMiddleware in an agent loop against a 4,096-token window', () =
     expect(events.every((event) => event.type === 'stream')).toBe(true);
     expect(actions).toHaveLength(16);
     expect(events.some((event) => event.action === 'compacted')).toBe(true);
-    expect(events.some((event) => event.action === 'reused' && event.processedTokens === 0)).toBe(true);
+    // Each step adds two outputs (~1.1K tokens), more than the 30% a compaction to 70% of the budget leaves
+    // free: a step reuses the compaction before it or compacts it and its new span only, never the history.
+    for (const event of events.filter((event) => event.action === 'compacted').slice(1)) {
+      expect(event.reusedMessages).toBeGreaterThan(0);
+      expect(event.processedTokens).toBeLessThanOrEqual(event.budget + event.newSpanTokens);
+    }
     console.log(`streamText, 16 steps: middleware median ${median(milliseconds).toFixed(2)} ms per step`);
   });
 });

@@ -53,7 +53,10 @@ describe('the README examples', () => {
         if (recalled === undefined && request.toolNames?.includes('recall')) {
           for (const message of request.messages) {
             for (const part of message.parts) {
-              const reference = part.type === 'tool-result' ? /\[ollm fold ([0-9a-f]{12})\]/.exec(part.output)?.[1] : undefined;
+              // A tool output reduced in place, or a digest's header line for an output it quotes.
+              const text = part.type === 'tool-result' ? part.output : part.type === 'text' && message.role === 'assistant' ? part.text : undefined;
+              const references = text === undefined ? [] : [...text.matchAll(/\[ollm fold ([0-9a-f]{12})\]/g)].map((match) => match[1]!);
+              const reference = references.find((candidate) => paths.some((path) => sha256Hex(readFileSync(path, 'utf8')).startsWith(candidate)));
               const path = paths.find((candidate) => reference !== undefined && sha256Hex(readFileSync(candidate, 'utf8')).startsWith(reference));
               if (reference !== undefined && path !== undefined) {
                 recalled = path;

@@ -32,10 +32,21 @@ function pathOf(messages: readonly Message[], position: number, callId: string):
   return undefined;
 }
 
-/** A placeholder in a tool message that stands for a read_file output (its reference prefixes that output's sha256). */
+/** A digest's header line for one output it quotes: `$ <path> [ollm fold <reference of that output>]`. */
+const DIGEST_HEADER = /^\$ (\S+) \[ollm fold ([0-9a-f]{12})\]$/gm;
+
+/**
+ * A placeholder that stands for a read_file output (its reference prefixes that output's sha256):
+ * in a tool message reduced in place, or a header line of a digest of older turns.
+ */
 function foldedOutput(messages: readonly Message[]): { reference: string; path: string } | undefined {
   for (const [position, message] of messages.entries()) {
     for (const part of message.parts) {
+      if (part.type === 'text' && message.role === 'assistant') {
+        for (const [, path, reference] of part.text.matchAll(DIGEST_HEADER)) {
+          if (sha256Hex(fileContent(path!)).startsWith(reference!)) return { reference: reference!, path: path! };
+        }
+      }
       if (part.type !== 'tool-result') continue;
       const reference = PLACEHOLDER.exec(part.output)?.[1];
       const path = reference ? pathOf(messages, position, part.callId) : undefined;

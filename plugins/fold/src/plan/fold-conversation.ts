@@ -269,6 +269,20 @@ function foldWith(messages: readonly Message[], tokens: TokenCounting, options: 
       keptOf.set(key, lines);
     }
     const pieces: FoldedPiece[] = foldedRuns.map((run) => run.piece);
+    // Each tool output a digest quotes is saved on its own too: its header names it by its own reference.
+    for (const source of new Set([...chosen].map((candidate) => candidate.source))) {
+      if (source.origin !== 'tool-result' || inMiddle.has(source.message)) continue;
+      const message = messages[source.message]!;
+      const part = message.parts[source.part]!;
+      if (part.type !== 'tool-result') continue;
+      pieces.push({
+        messageId: message.id,
+        kind: 'tool-result',
+        content: part.output,
+        sha256: sha256Hex(part.output),
+        originalTokens: tokens.countText(part.output),
+      });
+    }
     const reducedById = new Map<string, Message>();
     for (const turn of middle.keys()) {
       const reduced = reduceTurn(
@@ -329,11 +343,14 @@ interface Header {
 function digestMessage(messages: readonly Message[], run: Run, text: string): Message {
   const first = messages[run.positions[0]!]!;
   const id = first.role === 'assistant' ? first.id : `fold-${run.piece.sha256.slice(0, REFERENCE_LENGTH)}`;
+  // The message it stands in for keeps its id, timestamp and author name (a name is part of what the model reads).
+  const kept = first.role === 'assistant' ? first : undefined;
   return {
     id,
     role: 'assistant',
     parts: [{ type: 'text', text }],
-    ...(first.timestamp !== undefined && first.role === 'assistant' ? { timestamp: first.timestamp } : {}),
+    ...(kept?.timestamp !== undefined ? { timestamp: kept.timestamp } : {}),
+    ...(kept?.name !== undefined ? { name: kept.name } : {}),
   };
 }
 

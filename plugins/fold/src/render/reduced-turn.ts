@@ -34,12 +34,16 @@ export interface ReducedTurn {
   readonly pieces: readonly FoldedPiece[];
 }
 
-/** Copies `value` with every string over `longEnough` replaced by `shorten(string)`. */
-function mapStrings(value: unknown, longEnough: (text: string) => boolean, shorten: (text: string) => string): unknown {
+/** Deeper than this, arguments are left as they are: no agent writes its commands there, and the walk stays bounded. */
+const MAXIMUM_ARGUMENT_DEPTH = 32;
+
+/** Copies `value` with every string over `longEnough` (within MAXIMUM_ARGUMENT_DEPTH) replaced by `shorten(string)`. */
+function mapStrings(value: unknown, longEnough: (text: string) => boolean, shorten: (text: string) => string, depth = 0): unknown {
   if (typeof value === 'string') return longEnough(value) ? shorten(value) : value;
-  if (Array.isArray(value)) return value.map((item) => mapStrings(item, longEnough, shorten));
+  if (depth >= MAXIMUM_ARGUMENT_DEPTH) return value;
+  if (Array.isArray(value)) return value.map((item) => mapStrings(item, longEnough, shorten, depth + 1));
   if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([key, item]) => [key, mapStrings(item, longEnough, shorten)]));
+    return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([key, item]) => [key, mapStrings(item, longEnough, shorten, depth + 1)]));
   }
   return value;
 }

@@ -1,4 +1,4 @@
-import type { Message } from '@ollm/core';
+import { sha256Hex, type Message } from '@ollm/core';
 import type { Candidate } from '../plan/line-values.js';
 import { callFor, callLabel, exitStatus } from './call-label.js';
 
@@ -20,7 +20,7 @@ export function sourceHeader(messages: readonly Message[], candidate: Candidate,
   const call = callFor(messages, source.message, part.callId);
   const status = exitStatus(part.output);
   return {
-    text: `$ ${call ? callLabel(call, characters) : (part.name ?? 'tool')}${status !== undefined && status !== 0 ? ` [exit ${status}]` : ''}`,
+    text: `$ ${call ? callLabel(call, characters) : (part.name ?? 'tool')}${status !== undefined && status !== 0 ? ` [exit ${status}]` : ''} [ollm fold ${sha256Hex(part.output).slice(0, 12)}]`,
     inline: false,
   };
 }
