@@ -29,6 +29,8 @@ export interface SourceLine {
 /** Longer lines are rarely worth their tokens to keep verbatim; JSON documents on one line are the usual case. */
 export const MAXIMUM_LINE_CHARACTERS = 400;
 const FACT_LINE_CHARACTERS = 240;
+/** A tool's own wrapper around its output (`<output>`, `<returncode>0</returncode>`): the header says the exit status. */
+const WRAPPER_LINE = /^<\/?[a-z_]+>(?:-?\d+<\/[a-z_]+>)?$/;
 const FACT_OTHER_CHARACTERS = 8;
 
 /** Characters of `line` that are not part of a name and not white space. */
@@ -41,7 +43,7 @@ function otherCharacters(line: string, names: readonly string[]): number {
 function sourceLine(index: number, raw: string): SourceLine | undefined {
   const text = raw.trimEnd();
   const normalized = normalizeLine(text);
-  if (normalized.length < 2 || text.length > MAXIMUM_LINE_CHARACTERS) return undefined;
+  if (normalized.length < 2 || text.length > MAXIMUM_LINE_CHARACTERS || WRAPPER_LINE.test(normalized)) return undefined;
   const names = [...extractIdentifiers(text).keys()];
   const isFact = normalized.length <= FACT_LINE_CHARACTERS && otherCharacters(normalized, names) >= FACT_OTHER_CHARACTERS;
   return { index, text, normalized, kind: lineKind(normalized), names, isFact };

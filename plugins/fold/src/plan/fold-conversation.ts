@@ -216,7 +216,7 @@ function foldWith(messages: readonly Message[], tokens: TokenCounting, options: 
     const content = savedForm(originals);
     const sha256 = sha256Hex(content);
     const piece: FoldedPiece = { messageId: originals[0]!.id, kind: 'turns', content, sha256, originalTokens: tokens.countMessages(originals) };
-    return { positions, piece, head: `${referenceTag(sha256)} ${runSummary(messages, positions, chat)}${chat ? '' : '; lines they showed, verbatim:'}` };
+    return { positions, piece, head: `${referenceTag(sha256)} ${runSummary(messages, positions, chat)}` };
   });
 
   const sources: LineSource[] = [];

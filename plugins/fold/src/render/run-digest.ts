@@ -30,17 +30,20 @@ export function excerptLines(excerpts: readonly SourceExcerpt[]): string[] {
   return excerpts.flatMap((excerpt) => (excerpt.inline ? [`${excerpt.header} ${excerpt.lines.join(' ')}`] : [excerpt.header, ...excerpt.lines]));
 }
 
-/** How a run's steps are described: `38 earlier steps folded (bash ×38)`, or messages for a chat. */
+/** How a run is described: `38 earlier steps folded (bash ×38)`, with the user messages it holds when the long-chat rule folded some. */
 export function runSummary(messages: readonly Message[], positions: readonly number[], chat: boolean): string {
-  if (chat) return `${positions.length} earlier messages folded`;
   const tools = new Map<string, number>();
   let steps = 0;
+  let users = 0;
   for (const position of positions) {
     const message = messages[position]!;
+    if (message.role === 'user') users += 1;
     if (message.role !== 'assistant') continue;
     steps += 1;
     for (const part of message.parts) if (part.type === 'tool-call') tools.set(part.name, (tools.get(part.name) ?? 0) + 1);
   }
+  if (chat && tools.size === 0) return `${positions.length} earlier messages folded`;
   const counts = [...tools].sort((a, b) => b[1] - a[1]).slice(0, 4);
-  return `${steps} earlier step${steps === 1 ? '' : 's'} folded${counts.length > 0 ? ` (${counts.map(([name, n]) => `${name} ×${n}`).join(', ')})` : ''}`;
+  const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
+  return `${plural(steps, 'earlier step')}${users > 0 ? ` and ${plural(users, 'user message')}` : ''} folded${counts.length > 0 ? ` (${counts.map(([name, n]) => `${name} ×${n}`).join(', ')})` : ''}; lines they showed, verbatim:`;
 }
