@@ -26,4 +26,19 @@ describe('fold on real transcripts', () => {
       expect(result.messages.map(renderMessage)).toContain(renderMessage(task));
     }
   });
+
+  it('is monotone on every real transcript: 10% never larger than 25%, 25% never larger than 50%', async () => {
+    const conversations = (await Promise.all(files.map(loadFixtureConversations))).flat();
+    for (const { label: name, messages } of conversations) {
+      const total = tokens.countMessages(messages);
+      const sizes: number[] = [];
+      for (const share of [0.5, 0.25, 0.1]) {
+        sizes.push(
+          (await compactWith(createFoldProvider(), messages, { config: { limit: Math.floor(total * share) }, context: { tokens } })).stats.tokensAfter,
+        );
+      }
+      expect(sizes[1], name).toBeLessThanOrEqual(sizes[0]!);
+      expect(sizes[2], name).toBeLessThanOrEqual(sizes[1]!);
+    }
+  });
 });

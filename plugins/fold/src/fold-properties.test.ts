@@ -32,4 +32,23 @@ describe('fold invariants on generated conversations', () => {
       { numRuns: 150 },
     );
   });
+
+  it('monotone: a tighter limit never gives a larger output', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        conversationArbitrary({ maxExchanges: 8 }),
+        fc.double({ min: 0.05, max: 1, noNaN: true }),
+        fc.double({ min: 0.05, max: 1, noNaN: true }),
+        async (messages, first, second) => {
+          const total = tokens.countMessages(messages);
+          const [tight, loose] = [Math.floor(total * Math.min(first, second)), Math.floor(total * Math.max(first, second))];
+          const fold = createFoldProvider();
+          const tighter = await compactWith(fold, messages, { config: { limit: tight }, context: { tokens } });
+          const looser = await compactWith(fold, messages, { config: { limit: loose }, context: { tokens } });
+          expect(tighter.stats.tokensAfter).toBeLessThanOrEqual(looser.stats.tokensAfter);
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
 });
