@@ -1,4 +1,5 @@
 import { DEFAULT_BUDGETS, DEFAULT_CUTS, DEFAULT_STRATEGY_NAMES } from './future-need/defaults.js';
+import { DEFAULT_LONG_CHAT_BUDGETS, DEFAULT_LONG_CHAT_STRATEGIES } from './long-chat/defaults.js';
 import { FULL_MIDDLEWARE_MODE, QUICK_MIDDLEWARE_MODE, type MiddlewareMode } from './middleware/middleware-mode.js';
 import { FULL_SERVE_MODE, QUICK_SERVE_MODE, type ServeMode } from './serve/serve-mode.js';
 import { FULL_SPEED_MODE, QUICK_SPEED_MODE, type SpeedMode } from './speed/speed-mode.js';
@@ -12,6 +13,16 @@ export interface FutureNeedMode {
   readonly maximumSweAgentFiles?: number;
   /** tau-bench dialogs measured too (0: none). */
   readonly maximumTauBenchRuns: number;
+}
+
+/** The long-chat workload of a run (long-chat/): LoCoMo chats compacted whole to each budget. */
+export interface LongChatMode {
+  /** Names for long-chat/measure.ts's `longChatStrategy`. */
+  readonly strategies: readonly string[];
+  /** Shares of each chat's tokens. */
+  readonly budgets: readonly number[];
+  /** The LoCoMo samples; undefined: ../shared/fixtures/locomo-sample beside the repository. Missing: the section is skipped. */
+  readonly folder?: string;
 }
 
 /** How much work a run does: `full` for docs/benchmarks.md, `quick` as CI's smoke run. */
@@ -37,6 +48,8 @@ export interface BenchMode {
   readonly compactScale: number;
   /** Undefined leaves future-need retention out. */
   readonly futureNeed?: FutureNeedMode;
+  /** Long chats (long-chat/, LoCoMo); undefined leaves them out. */
+  readonly longChat?: LongChatMode;
   /** The speed section (speed/); undefined leaves it out. */
   readonly speed?: SpeedMode;
   /** The serve section (serve/): `ollm serve`'s added latency and throughput; undefined leaves it out. */
@@ -60,6 +73,8 @@ export const FULL_MODE: BenchMode = {
   historyAppends: 200,
   compactScale: 10,
   futureNeed: { strategies: DEFAULT_STRATEGY_NAMES, cuts: DEFAULT_CUTS, budgets: DEFAULT_BUDGETS, maximumTauBenchRuns: 200 },
+  // About a second on the two LoCoMo chats; skipped when ../shared/fixtures/locomo-sample is not there.
+  longChat: { strategies: DEFAULT_LONG_CHAT_STRATEGIES, budgets: DEFAULT_LONG_CHAT_BUDGETS },
   speed: FULL_SPEED_MODE,
   serve: FULL_SERVE_MODE,
   middleware: FULL_MIDDLEWARE_MODE,
@@ -83,6 +98,7 @@ export const QUICK_MODE: BenchMode = {
   compactScale: 1,
   // CI's smoke run: the 2 SWE-agent trajectories quick mode loads, no tau-bench (one to two seconds).
   futureNeed: { strategies: DEFAULT_STRATEGY_NAMES, cuts: DEFAULT_CUTS, budgets: DEFAULT_BUDGETS, maximumSweAgentFiles: 2, maximumTauBenchRuns: 0 },
+  // No long chats: the smoke run's time stays as it was (and LoCoMo, CC BY-NC, is only read from ../shared).
   speed: QUICK_SPEED_MODE,
   serve: QUICK_SERVE_MODE,
   middleware: QUICK_MIDDLEWARE_MODE,

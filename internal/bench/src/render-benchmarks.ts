@@ -3,6 +3,7 @@ import type { CompactionSummary } from './compaction-summary.js';
 import type { CompactionCase } from './compaction-workload.js';
 import { median } from './measure.js';
 import { futureNeedSection } from './future-need/section.js';
+import { longChatSection } from './long-chat/section.js';
 import { middlewareSection } from './middleware/render-middleware.js';
 import { renderNotes } from './render-notes.js';
 import { serveSection } from './serve/render-serve.js';
@@ -272,6 +273,7 @@ export function renderBenchmarks(report: BenchReport): string {
     ...renderNotes(report),
     ...serveSection(8, report.serve ?? { skipped: 'not measured by this run' }),
     ...middlewareSection(9, report.middleware ?? { skipped: 'not measured by this run' }),
+    ...longChatSection(10, report.longChat ?? { skipped: 'not measured by this run' }),
   ];
   return `${lines.join('\n').trimEnd()}\n`;
 }

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { TokenCounter, computeSourceDigest, createTokenizer } from '@ollm/core';
 import codeAware from '@ollm/plugin-code-aware';
@@ -15,6 +15,7 @@ import { renderFutureNeedChart } from './future-need/chart.js';
 import { futureNeedReport } from './future-need/report.js';
 import { runGoalAwareSession } from './goal-aware-workload.js';
 import { readBlock, replaceBlocks } from './docs/doc-blocks.js';
+import { DEFAULT_LOCOMO_FOLDER, measureLongChat } from './long-chat/measure.js';
 import { describeMachine } from './machine.js';
 import { median, timeSync } from './measure.js';
 import { MIDDLEWARE_BLOCK, middlewareSection } from './middleware/render-middleware.js';
@@ -67,6 +68,24 @@ async function runFutureNeedWorkload(
     `future-need retention: ${chosen.length} conversations, ${mode.futureNeed.strategies.length} strategies, cuts ${mode.futureNeed.cuts.join('/')}, budgets ${mode.futureNeed.budgets.join('/')}`,
   );
   return futureNeedReport(chosen, fixtures, mode.futureNeed);
+}
+
+/** Why the long-chat section is skipped at `folder`, or undefined when it holds LoCoMo samples. */
+function locomoMissing(folder: string): string | undefined {
+  if (!existsSync(folder) || !statSync(folder).isDirectory())
+    return `no LoCoMo samples at ${folder} (CC BY-NC: read from ../shared/fixtures only, never copied into the repository)`;
+  if (!readdirSync(folder).some((name) => name.endsWith('.json'))) return `no LoCoMo samples (*.json) in ${folder}`;
+  return undefined;
+}
+
+/** The long-chat section: in a mode that has it, when the LoCoMo folder is there; else skipped with the reason. */
+export async function runLongChatWorkload(mode: Pick<BenchMode, 'name' | 'longChat'>): Promise<BenchReport['longChat']> {
+  if (!mode.longChat) return { skipped: `not part of ${mode.name} mode` };
+  const { strategies, budgets, folder = DEFAULT_LOCOMO_FOLDER } = mode.longChat;
+  const missing = locomoMissing(folder);
+  if (missing !== undefined) return { skipped: missing };
+  progress(`long chats (LoCoMo, ${folder}): ${strategies.join(', ')}; budgets ${budgets.join('/')}`);
+  return measureLongChat({ fixtures: folder, budgets, strategies });
 }
 
 async function loadModeFixtures(mode: BenchMode, fixtureFolder: string | undefined) {
@@ -130,6 +149,7 @@ export async function runBench(mode: BenchMode, fixtureFolder?: string): Promise
   const digestTimes = Array.from({ length: mode.largestRepetitions }, () => timeSync(() => computeSourceDigest(largest.conversation.messages)));
 
   const futureNeed = await runFutureNeedWorkload(mode, conversations, { folder: set.folder, origin: set.origin });
+  const longChat = await runLongChatWorkload(mode);
 
   const sweConversations = conversations.filter((conversation) => conversation.kind === 'swe-agent');
   let goalAwareResult: BenchReport['goalAware'];
@@ -183,6 +203,7 @@ export async function runBench(mode: BenchMode, fixtureFolder?: string): Promise
     sessionHistory,
     compactMemory,
     futureNeed,
+    longChat,
     speed,
     serve,
     middleware,

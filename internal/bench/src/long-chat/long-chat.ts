@@ -76,7 +76,7 @@ export function longChatEvidenceTable(report: LongChatReport): string {
 export function fixtureLines(report: LongChatReport): string[] {
   return report.fixtures.map(
     (chat) =>
-      `- chat ${chat.id}: ${chat.sessions} sessions, ${formatNumber(chat.messages)} messages, ${formatNumber(chat.tokens)} tokens; ` +
+      `- chat ${chat.id}: ${chat.sessions} sessions, ${formatNumber(chat.messages)} messages, ${formatNumber(chat.tokens)} tokens (system and user messages ${formatPercent(chat.systemAndUserTokens / chat.tokens)}); ` +
       `${chat.questions} questions of categories 1-4 (${chat.evidenceQuestions} with evidence), ` +
       `${chat.answersInFullChat} with their answer in the full chat (counted), ${chat.answersOutsideEvidence} of those also outside their evidence turns` +
       (chat.unresolvedEvidence.length > 0 ? `; evidence naming no turn: ${chat.unresolvedEvidence.join(', ')}` : '') +

@@ -3,14 +3,14 @@ import { TokenCounter, createTokenizer, type Message } from '@ollm/core';
 import { REPOSITORY_ROOT } from '../fixture-set.js';
 import { aiSdkLadderStrategy } from '../future-need/peer-ladder.js';
 import { createBenchRegistry, langChainStrategy, ollmStrategy, type Strategy } from '../strategies.js';
+import { DEFAULT_LONG_CHAT_BUDGETS, DEFAULT_LONG_CHAT_STRATEGIES } from './defaults.js';
 import { loadLocomoFolder, type LongChat } from './locomo.js';
 import { answerPresent, contextText, evidenceShare } from './presence.js';
 import { recencyStrategy } from './recency.js';
 
 /** ../shared/fixtures/locomo-sample beside the repository. */
 export const DEFAULT_LOCOMO_FOLDER = resolve(REPOSITORY_ROOT, '..', 'shared', 'fixtures', 'locomo-sample');
-export const DEFAULT_LONG_CHAT_BUDGETS: readonly number[] = [0.5, 0.25, 0.1];
-export const DEFAULT_LONG_CHAT_STRATEGIES: readonly string[] = ['fold', 'trim', 'langchain', 'ai-sdk', 'recency'];
+export { DEFAULT_LONG_CHAT_BUDGETS, DEFAULT_LONG_CHAT_STRATEGIES };
 /** The categories with an answer (5 is adversarial). */
 export const ANSWERED_CATEGORIES: readonly number[] = [1, 2, 3, 4];
 
@@ -106,6 +106,8 @@ export interface LongChatFixture {
   readonly sessions: number;
   readonly messages: number;
   readonly tokens: number;
+  /** Of `tokens`, the system and user messages' (speaker A's turns): what ollm leaves unedited outside fold's long-chat rule. */
+  readonly systemAndUserTokens: number;
   /** Questions of categories 1-4. */
   readonly questions: number;
   readonly evidenceQuestions: number;
@@ -192,7 +194,7 @@ export function scorePresence(
   return { presence, byCategory };
 }
 
-function describeFixture(chat: LongChat, questions: readonly ScoredQuestion[], tokens: number): LongChatFixture {
+function describeFixture(chat: LongChat, questions: readonly ScoredQuestion[], tokens: number, systemAndUserTokens: number): LongChatFixture {
   const counted = questions.filter((question) => question.answer !== undefined);
   const outside = counted.filter((question) => {
     const evidence = new Set(question.evidence);
@@ -203,6 +205,7 @@ function describeFixture(chat: LongChat, questions: readonly ScoredQuestion[], t
     sessions: chat.sessions,
     messages: chat.messages.length,
     tokens,
+    systemAndUserTokens,
     questions: questions.length,
     evidenceQuestions: questions.filter((question) => question.evidence.length > 0).length,
     answersInFullChat: counted.length,
@@ -236,7 +239,10 @@ export async function measureLongChat(options: LongChatOptions = {}): Promise<Lo
   for (const chat of chats) {
     const questions = scorableQuestions(chat);
     const tokensBefore = counter.countMessages(chat.messages);
-    fixtures.push(describeFixture(chat, questions, tokensBefore));
+    const systemAndUserTokens = chat.messages
+      .filter((message) => message.role === 'system' || message.role === 'user')
+      .reduce((sum, message) => sum + counter.countMessage(message), 0);
+    fixtures.push(describeFixture(chat, questions, tokensBefore, systemAndUserTokens));
     for (const { name, strategy } of strategies) {
       const prepared = strategy.prepare(chat.messages);
       const ofStrategy: LongChatRun[] = [];
