@@ -29,6 +29,8 @@ export interface FoldedConversation {
   readonly folded: readonly FoldedMessage[];
   /** What the plan did, for the debug log. */
   readonly summary: string;
+  /** Every line worth keeping was kept and room is left (a wider window may fit). */
+  readonly roomLeft?: boolean;
 }
 
 export const REFERENCE_LENGTH = 12;
@@ -147,9 +149,20 @@ export function foldConversation(
   for (;;) {
     const attempt = foldWith(messages, tokens, options, { fixedAt, layout, names, chat, target, windowStart });
     if (!best || attempt.tokens < best.tokens) best = attempt;
-    if (attempt.tokens <= target || windowStart >= layout.editable.length) return best;
+    if (attempt.tokens <= target) break;
+    if (windowStart >= layout.editable.length) return best;
     windowStart += 1;
   }
+  // Every line worth keeping kept and room left: more turns verbatim while they fit, so a looser
+  // limit never gives a smaller output than a tighter one.
+  let fitting = best;
+  while (fitting.roomLeft && windowStart > 0) {
+    windowStart -= 1;
+    const wider = foldWith(messages, tokens, options, { fixedAt, layout, names, chat, target, windowStart });
+    if (wider.tokens > target || wider.tokens <= fitting.tokens) break;
+    fitting = wider;
+  }
+  return fitting;
 }
 
 interface Plan {
@@ -308,7 +321,8 @@ function foldWith(messages: readonly Message[], tokens: TokenCounting, options: 
       if (!fitting || attempt.tokens > fitting.tokens) fitting = attempt;
       fits = lineBudget;
       // Every line worth keeping is kept, or the room left is too small to hold another.
-      if (chosen.size === positiveCandidates || target - counted <= 8) return fitting;
+      if (chosen.size === positiveCandidates) return { ...fitting, roomLeft: target - counted > 8 };
+      if (target - counted <= 8) return fitting;
       lineBudget = over === undefined ? lineBudget + (target - counted) : Math.floor((fits + over) / 2);
       if (over !== undefined && over - fits <= 8) return fitting;
       continue;

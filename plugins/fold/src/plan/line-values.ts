@@ -14,6 +14,7 @@ export interface Candidate {
 
 /** Any line with some text in it is worth a little: room left over at a loose budget goes to the newest such lines. */
 const BASE_VALUE = 0.05;
+const LEFTOVER_VALUE = 1e-6;
 const ERROR_VALUE = 4;
 const TEST_VALUE = 4;
 const FRAME_VALUE = 1.5;
@@ -166,7 +167,11 @@ export function candidateValues(inputs: ValueInputs): Candidate[] {
     const firstFrame = lastFrame === -1 ? -1 : lastTracebackStart(source.lines, lastFrame);
     for (let at = source.lines.length - 1; at >= 0; at--) {
       const line = source.lines[at]!;
-      if (seen.has(line.normalized)) continue;
+      if (seen.has(line.normalized)) {
+        // Shown again later or still in view: only room nothing else wants is given to it.
+        candidates.push({ source, line, value: LEFTOVER_VALUE / 2 });
+        continue;
+      }
       seen.add(line.normalized);
       let value = BASE_VALUE;
       if (source.origin === 'text') {
@@ -193,7 +198,8 @@ export function candidateValues(inputs: ValueInputs): Candidate[] {
           value += VIEW_VALUE * view * view + REPEAT_VALUE * Math.log2(shown.get(line.normalized) ?? 1);
         }
       }
-      candidates.push({ source, line, value });
+      // Worth nothing new is still worth its room when nothing else is left (a looser limit never keeps less).
+      candidates.push({ source, line, value: Math.max(value, LEFTOVER_VALUE) });
     }
     if (lastFrame !== -1) newestTraceback = false;
   }
