@@ -135,6 +135,7 @@ export type { ArtifactAction, CheckpointStatus, GoalUpdate } from './protocol/go
 export { parseGoalMarker, renderGoalBlock } from './protocol/goal-markers.js';
 export type { FittedQuoteLines } from './protocol/quote-lines.js';
 export { fitQuoteLines } from './protocol/quote-lines.js';
+export { givenTokens, isFoldableUserTurn, USER_TURN_SHARE, userTurnsMayFold } from './protocol/user-turn-rule.js';
 export { DATA_BLOCK_NAMES, dataBlock, escapeDelimiterLookalikes, escapeQuotedText } from './protocol/quoted-text.js';
 
 // Files

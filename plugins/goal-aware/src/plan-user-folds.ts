@@ -1,4 +1,4 @@
-import { turnOf, type Message, type TokenCounting } from '@ollm/core';
+import { givenTokens, isFoldableUserTurn, userTurnsMayFold, type Message, type TokenCounting } from '@ollm/core';
 
 export interface UserFoldPlan {
   /** Positions of the user messages to fold, oldest first. */
@@ -8,12 +8,12 @@ export interface UserFoldPlan {
 }
 
 /**
- * User messages are never compressed, but when they alone outgrow their share of
- * the budget (`userShare x limit`), the oldest are folded into the checkpoint as quotes. Only user
- * messages older than the recent window, not pinned and carrying no tool results (Anthropic puts
- * results in user messages; folding one would orphan its call) can be folded — and never the first
- * user turn (the task): without it the context would start with an assistant checkpoint, which the
- * Anthropic API and strict chat templates refuse.
+ * The long-chat rule of core (`userTurnsMayFold`, docs/decisions/0002-folding-user-turns.md), as
+ * goal-aware applies it: when the system and user messages alone take over `userShare` of the
+ * budget (half by default), the oldest foldable user turns older than the recent window
+ * (`isFoldableUserTurn`: not the task, not the last, not pinned, no tool results — Anthropic puts
+ * results in user messages; folding one would orphan its call) are folded into the checkpoint as
+ * quotes, oldest first, until the rest are within that share.
  */
 export function planUserFolds(
   messages: readonly Message[],
@@ -22,17 +22,17 @@ export function planUserFolds(
   userShare: number,
   tokens: TokenCounting,
 ): UserFoldPlan {
+  const given = givenTokens(messages, tokens);
   let userTokens = 0;
   for (const message of messages) if (message.role === 'user') userTokens += tokens.countMessage(message);
   const share = limit === undefined ? Number.POSITIVE_INFINITY : Math.floor(limit * userShare);
   const positions: number[] = [];
-  let remaining = userTokens;
-  const task = messages.findIndex((message) => turnOf(message) === 'user');
-  for (let position = task + 1; task !== -1 && position < recentStart && remaining > share; position += 1) {
-    const message = messages[position]!;
-    if (message.role !== 'user' || message.pinned || message.parts.some((part) => part.type === 'tool-result')) continue;
+  if (!userTurnsMayFold(messages, limit, tokens, userShare)) return { positions, userTokens, share };
+  let remaining = given;
+  for (let position = 0; position < recentStart && remaining > share; position += 1) {
+    if (!isFoldableUserTurn(messages, position)) continue;
     positions.push(position);
-    remaining -= tokens.countMessage(message);
+    remaining -= tokens.countMessage(messages[position]!);
   }
   return { positions, userTokens, share };
 }

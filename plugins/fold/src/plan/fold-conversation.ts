@@ -1,4 +1,4 @@
-import { isCheckpointMessage, sha256Hex, type FoldedMessage, type Message, type TokenCounting } from '@ollm/core';
+import { isCheckpointMessage, isFoldableUserTurn, sha256Hex, userTurnsMayFold, type FoldedMessage, type Message, type TokenCounting } from '@ollm/core';
 import { sourcesOf, type LineSource } from '../lines/source-lines.js';
 import { conversationNames, nameWeight } from '../names/conversation-names.js';
 import { excerptLines, runSummary, sourceHeader, type SourceExcerpt } from '../render/run-digest.js';
@@ -44,25 +44,8 @@ function fixedMessage(message: Message): boolean {
   return message.pinned === true || message.role === 'system' || message.role === 'user' || isCheckpointMessage(message);
 }
 
-/**
- * The long-chat rule (docs/decisions/0002-folding-user-turns.md): when the system and user
- * messages alone take over half the budget, user turns other than the first (the task) and the
- * last (the newest instruction, or one still waiting for its reply) may be folded like any other turn.
- */
-function chatRuleApplies(messages: readonly Message[], target: number, tokens: TokenCounting): boolean {
-  let given = 0;
-  for (const message of messages) if (message.role === 'system' || message.role === 'user') given += tokens.countMessage(message);
-  return given > target / 2;
-}
-
 function fixedPositions(messages: readonly Message[], chat: boolean): boolean[] {
-  const firstUser = messages.findIndex((message) => message.role === 'user');
-  const lastUser = messages.findLastIndex((message) => message.role === 'user');
-  return messages.map((message, position) => {
-    if (!fixedMessage(message)) return false;
-    if (!chat || message.role !== 'user' || message.pinned === true) return true;
-    return position === firstUser || position === lastUser;
-  });
+  return messages.map((message, position) => fixedMessage(message) && !(chat && isFoldableUserTurn(messages, position)));
 }
 
 interface Layout {
@@ -125,7 +108,7 @@ export function foldConversation(
   const total = tokens.countMessages(messages);
   const target = limit ?? Math.floor(total / 2);
   if (total <= target) return { messages, pieces: [], tokens: total, folded: [], summary: 'fits' };
-  const chat = chatRuleApplies(messages, target, tokens);
+  const chat = userTurnsMayFold(messages, target, tokens);
   const fixedAt = fixedPositions(messages, chat);
   const layout = layoutOf(messages, fixedAt, tokens);
   if (layout.editable.length === 0) return { messages, pieces: [], tokens: total, folded: [], summary: 'nothing editable' };
