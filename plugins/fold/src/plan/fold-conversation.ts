@@ -402,34 +402,26 @@ function render(
     if (listed.length > 0) namesLine = `names: ${listed.join(', ')}`;
   }
 
-  const output: Message[] = [];
-  const folded: FoldedMessage[] = [];
-  const started = new Set<number>();
-  messages.forEach((message, position) => {
-    const run = runOfMessage.get(position);
-    if (run === undefined) {
-      output.push(message);
-      return;
-    }
-    if (message.role === 'user') folded.push({ messageId: message.id, reason: FOLD_USER_REASON });
-    if (started.has(run)) return;
-    started.add(run);
+  return assemble(messages, runs, runOfMessage, (run) => {
     const excerpts: SourceExcerpt[] = [...byRun[run]!]
       .sort((a, b) => a[0].message - b[0].message || a[0].part - b[0].part)
       .map(([source, lines]) => {
         const header = headers.get(source)!;
         return { header: header.text, inline: header.inline, lines: lines.sort((a, b) => a.line.index - b.line.index).map((candidate) => candidate.line.text) };
       });
-    const text = [runs[run]!.head, ...excerptLines(excerpts), ...(run === 0 && namesLine ? [namesLine] : [])].join('\n');
-    output.push(digestMessage(messages, runs[run]!, text));
+    return digestMessage(messages, runs[run]!, [runs[run]!.head, ...excerptLines(excerpts), ...(run === 0 && namesLine ? [namesLine] : [])].join('\n'));
   });
-  return { messages: output, folded };
 }
 
-function renderBare(
+/**
+ * The conversation with each run replaced by what `digestFor` gives in place of its first message
+ * (nothing: the run leaves no message); the user messages of runs are declared folded.
+ */
+function assemble(
   messages: readonly Message[],
   runs: readonly Run[],
   runOfMessage: ReadonlyMap<number, number>,
+  digestFor: (run: number, output: readonly Message[]) => Message | undefined,
 ): { messages: Message[]; folded: FoldedMessage[] } {
   const output: Message[] = [];
   const folded: FoldedMessage[] = [];
@@ -440,13 +432,24 @@ function renderBare(
       return;
     }
     if (message.role === 'user') folded.push({ messageId: message.id, reason: FOLD_USER_REASON });
-    const positions = runs[run]!.positions;
-    if (positions[0] !== position) return;
-    const before = output[output.length - 1];
-    const after = messages[positions[positions.length - 1]! + 1];
-    if (before?.role === 'user' && (after === undefined || after.role === 'user')) {
-      output.push(digestMessage(messages, runs[run]!, referenceTag(runs[run]!.piece.sha256)));
-    }
+    if (runs[run]!.positions[0] !== position) return;
+    const digest = digestFor(run, output);
+    if (digest) output.push(digest);
   });
   return { messages: output, folded };
+}
+
+function renderBare(
+  messages: readonly Message[],
+  runs: readonly Run[],
+  runOfMessage: ReadonlyMap<number, number>,
+): { messages: Message[]; folded: FoldedMessage[] } {
+  return assemble(messages, runs, runOfMessage, (run, output) => {
+    const positions = runs[run]!.positions;
+    const before = output[output.length - 1];
+    const after = messages[positions[positions.length - 1]! + 1];
+    return before?.role === 'user' && (after === undefined || after.role === 'user')
+      ? digestMessage(messages, runs[run]!, referenceTag(runs[run]!.piece.sha256))
+      : undefined;
+  });
 }
