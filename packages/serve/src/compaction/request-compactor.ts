@@ -92,11 +92,17 @@ export interface RequestReport {
   /** Pieces this request's compaction removed (0 unless `compacted`). */
   readonly removedNow: number;
   readonly note?: string;
+  /** The reply limit the request set, when the proxy sent a smaller one (what the window leaves). */
+  readonly replyLimitAsked?: number;
+  /** The reply limit the proxy sent instead. */
+  readonly replyLimitSent?: number;
 }
 
 export interface PreparedChat {
   /** The messages to send, when they changed (undefined: send the body as it came). */
   readonly messages?: unknown[];
+  /** The reply limit to send, when the request's own would not fit the window. */
+  readonly replyLimit?: number;
   readonly report: RequestReport;
 }
 
@@ -125,9 +131,23 @@ export class RequestCompactor {
   }
 
   async prepare(request: ChatRequest): Promise<PreparedChat> {
+    const prepared = await this.#prepareMessages(request);
+    const { report } = prepared;
+    if (request.replyLimit === undefined || report.action === 'unread') return prepared;
+    // The reply limit a client sets is its wish, not a reservation: what the window leaves after the
+    // messages and the tools is what may be asked of the server (never less than the reserve held back).
+    const room = report.window - report.toolsTokens - Math.ceil(report.tokensAfter * report.calibration);
+    const sent = Math.max(report.reserve, Math.min(request.replyLimit, room));
+    if (sent >= request.replyLimit) return prepared;
+    return { ...prepared, replyLimit: sent, report: { ...report, replyLimitAsked: request.replyLimit, replyLimitSent: sent } };
+  }
+
+  async #prepareMessages(request: ChatRequest): Promise<PreparedChat> {
     const { tokens, store } = this.#options;
     const window = request.window.tokens;
-    const reserve = request.replyLimit ?? this.#defaultReserve(request.model, window);
+    // The proxy's reserve (--reply-reserve, else 15% of the window), or the request's own limit when smaller.
+    const proxyReserve = this.#defaultReserve(request.model, window);
+    const reserve = request.replyLimit === undefined ? proxyReserve : Math.min(request.replyLimit, proxyReserve);
     const toolsTokens = request.body['tools'] === undefined ? 0 : tokens.countText(JSON.stringify(request.body['tools']));
     const budget = window - reserve - toolsTokens;
     const calibration = request.calibration ?? 1;

@@ -7,6 +7,8 @@ export interface ChatDialect {
   readonly chatPath: string;
   /** The reply limit the client asked for, when it did. */
   replyLimit(body: Record<string, unknown>): number | undefined;
+  /** `body` with its reply limit set to `limit` (the field the client used). */
+  withReplyLimit(body: Record<string, unknown>, limit: number): Record<string, unknown>;
   /** The window the client asked the server to run the model with (Ollama's `options.num_ctx`). */
   requestedWindow(body: Record<string, unknown>): number | undefined;
   /** An error body in the API's own shape. */
@@ -23,6 +25,11 @@ export const OPENAI_DIALECT: ChatDialect = {
   format: 'openai',
   chatPath: '/v1/chat/completions',
   replyLimit: (body) => positiveInteger(body['max_completion_tokens']) ?? positiveInteger(body['max_tokens']),
+  withReplyLimit: (body, limit) => ({
+    ...body,
+    ...(positiveInteger(body['max_completion_tokens']) !== undefined ? { max_completion_tokens: limit } : {}),
+    ...(positiveInteger(body['max_tokens']) !== undefined ? { max_tokens: limit } : {}),
+  }),
   requestedWindow: () => undefined,
   errorBody: (status, message, type) => ({ error: { message, type, param: null, code: status } }),
 };
@@ -33,6 +40,7 @@ export const OLLAMA_DIALECT: ChatDialect = {
   chatPath: '/api/chat',
   // num_predict -1 (or -2) means "no limit": no reserve asked.
   replyLimit: (body) => positiveInteger(record(body['options'])['num_predict']),
+  withReplyLimit: (body, limit) => ({ ...body, options: { ...record(body['options']), num_predict: limit } }),
   requestedWindow: (body) => positiveInteger(record(body['options'])['num_ctx']),
   errorBody: (_status, message) => ({ error: message }),
 };

@@ -25,6 +25,7 @@ export function contextHeader(report: RequestReport): string {
     `reserve=${report.reserve}`,
   ];
   if (report.toolsTokens > 0) fields.push(`tools=${report.toolsTokens}`);
+  if (report.replyLimitSent !== undefined) fields.push(`reply-limit=${report.replyLimitAsked}->${report.replyLimitSent}`);
   if (report.calibration !== 1) fields.push(`calibration=${report.calibration.toFixed(3)}`);
   if (report.stages.length > 0) fields.push(`stages=${report.stages.join(',')}`);
   if (report.action !== 'unread') fields.push(`reused=${report.reusedMessages}`, `processed=${report.processedTokens}`, `new=${report.newSpanTokens}`);
@@ -45,7 +46,11 @@ export function contextLogLine(method: string, path: string, report: RequestRepo
   const count = formatInteger;
   const head = `ollm serve: ${method} ${path} ${report.model}`;
   if (report.action === 'unread') return `${head}: sent as it came (ollm could not read it: ${report.note ?? 'unknown'})`;
-  if (report.action === 'fits') return undefined;
+  const limit =
+    report.replyLimitSent === undefined
+      ? undefined
+      : `reply limit ${count(report.replyLimitAsked ?? 0)} -> ${count(report.replyLimitSent)} (what the ${count(report.window)}-token window leaves)`;
+  if (report.action === 'fits') return limit === undefined ? undefined : `${head}: ${limit}`;
   const parts = [
     `${count(report.tokensBefore)} -> ${count(report.tokensAfter)} tokens (budget ${count(report.budget)} of a ${count(report.window)} window)`,
     report.action === 'reused' ? `reused the compaction of ${count(report.reusedMessages)} messages` : `compacted ${count(report.processedTokens)} tokens`,
@@ -57,6 +62,7 @@ export function contextLogLine(method: string, path: string, report: RequestRepo
     const shown = report.references.slice(-3).map((sha) => sha.slice(0, REFERENCE_DIGITS));
     parts.push(`${count(report.removedNow)} removed (ollm recover ${shown.join(', ')}${report.references.length > 3 ? ', ...' : ''})`);
   }
+  if (limit !== undefined) parts.push(limit);
   parts.push(`${Math.round(timeMs)} ms`);
   return `${head}: ${parts.join(' · ')}`;
 }

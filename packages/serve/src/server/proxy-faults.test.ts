@@ -154,17 +154,27 @@ describe('ollm serve: faults', () => {
     expect(harness.fake.requests.filter((request) => request.path === '/v1/chat/completions')).toHaveLength(0);
     // The operator sees the refusal too.
     expect(harness.logs.join('\n')).toMatch(/ollm serve: POST \/v1\/chat\/completions refused with 400: the messages cannot fit the window of small:4k/);
-    // A reply limit over the window leaves no room at all: said so, with no negative budget.
-    const greedy = await rawPost(`${harness.proxy.url}/v1/chat/completions`, {
-      model: SMALL_MODEL.name,
-      max_tokens: 5000,
-      messages: [{ role: 'user', content: 'hi' }],
-    });
-    expect(greedy.status).toBe(400);
-    const message = (JSON.parse(greedy.text) as { error: { message: string } }).error.message;
-    expect(message).toBe(
-      'ollm serve: the messages cannot fit the window of small:4k: the reply limit the request sets (5,000) leave no room for messages (a 4,096-token window, 5,000 kept for the reply)',
-    );
+  });
+
+  it('takes a reply limit over the window as a wish: the request is served, the limit sent is what the window leaves', async () => {
+    harness = await startProxyHarness();
+    for (const [field, messages] of [
+      ['max_tokens', [{ role: 'user', content: 'hi' }]],
+      ['max_completion_tokens', longConversation(30)],
+    ] as const) {
+      const response = await rawPost(`${harness.proxy.url}/v1/chat/completions`, { model: SMALL_MODEL.name, [field]: 32_000, messages });
+      expect(response.status, field).toBe(200);
+      const fields = contextFields(response.headers.get('x-ollm-context'));
+      const [asked, sent] = fields['reply-limit']!.split('->').map(Number);
+      expect(asked).toBe(32_000);
+      const [, after] = fields['tokens']!.split('->').map(Number);
+      // Prompt and reply limit together are the window at most; the reserve is still held for the reply.
+      expect(after! + sent!).toBeLessThanOrEqual(4096);
+      expect(sent).toBeGreaterThanOrEqual(Number(fields['reserve']));
+      const forwarded = harness.fake.requests.filter((request) => request.path === '/v1/chat/completions').at(-1)!;
+      expect((forwarded.body as Record<string, unknown>)[field]).toBe(sent);
+    }
+    expect(harness.logs.join('\n')).toMatch(/reply limit 32,000 -> [\d,]+ \(what the 4,096-token window leaves\)/);
   });
 
   it("caps a --reply-reserve over half a model's window, with one warning, and still serves it", async () => {

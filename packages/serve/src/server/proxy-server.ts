@@ -140,7 +140,10 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Pro
             ...(chat.replyLimit !== undefined ? { replyLimit: chat.replyLimit } : {}),
           });
           report = prepared.report;
-          if (prepared.messages) body = Buffer.from(JSON.stringify({ ...chat.body, messages: prepared.messages }));
+          if (prepared.messages || prepared.replyLimit !== undefined) {
+            const sent = prepared.messages ? { ...chat.body, messages: prepared.messages } : chat.body;
+            body = Buffer.from(JSON.stringify(prepared.replyLimit !== undefined ? dialect.withReplyLimit(sent, prepared.replyLimit) : sent));
+          }
         }
       }
       const response = await forwardRequest({
