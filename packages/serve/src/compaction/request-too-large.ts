@@ -18,11 +18,15 @@ export function requestTooLarge(details: {
   const { model, window, reserve, budget, tokens, after, reason, toolsTokens = 0 } = details;
   const count = formatInteger;
   const left = after === undefined ? '' : `, ${count(after)} after compaction`;
+  const message =
+    budget <= 0
+      ? `ollm serve: the messages cannot fit the window of ${model}: ${reason} (a ${count(window)}-token window, ${count(reserve)} kept for the reply${toolsTokens > 0 ? `, ${count(toolsTokens)} for the tools` : ''})`
+      : `ollm serve: the messages cannot fit the window of ${model}: ${count(tokens)} tokens${left}, over the ${count(budget)}-token budget (a ${count(window)}-token window less ${count(reserve)} for the reply${toolsTokens > 0 ? ` and ${count(toolsTokens)} for the tools` : ''}): ${reason}`;
   return new ProxyError({
-    message:
-      budget <= 0
-        ? `ollm serve: the messages cannot fit the window of ${model}: ${reason} (a ${count(window)}-token window, ${count(reserve)} kept for the reply${toolsTokens > 0 ? `, ${count(toolsTokens)} for the tools` : ''})`
-        : `ollm serve: the messages cannot fit the window of ${model}: ${count(tokens)} tokens${left}, over the ${count(budget)}-token budget (a ${count(window)}-token window less ${count(reserve)} for the reply${toolsTokens > 0 ? ` and ${count(toolsTokens)} for the tools` : ''}): ${reason}`,
+    message,
+    // Agents and SDKs tell a context overflow (compact and retry) from other errors (give up) by the
+    // words OpenAI's API uses; they come first, with plain numbers, then the proxy's own account.
+    clientMessage: `This model's maximum context length is ${window} tokens. However, your messages resulted in ${(after ?? tokens) + reserve + toolsTokens} tokens. ${message}`,
     code: 'request-too-large',
     status: 400,
     type: 'context_length_exceeded',

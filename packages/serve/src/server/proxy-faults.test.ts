@@ -148,7 +148,10 @@ describe('ollm serve: faults', () => {
     expect(JSON.parse(response.text)).toMatchObject({
       error: {
         type: 'context_length_exceeded',
-        message: expect.stringMatching(/cannot fit the window of small:4k: [\d,]+ tokens.*over the 3,482-token budget \(a 4,096-token window less 614/),
+        // OpenAI's words first (what agents look for to compact and retry), then the proxy's account.
+        message: expect.stringMatching(
+          /^This model's maximum context length is 4096 tokens\. However, your messages resulted in \d+ tokens\. ollm serve: the messages cannot fit the window of small:4k: [\d,]+ tokens.*over the 3,482-token budget \(a 4,096-token window less 614/,
+        ),
       },
     });
     expect(harness.fake.requests.filter((request) => request.path === '/v1/chat/completions')).toHaveLength(0);

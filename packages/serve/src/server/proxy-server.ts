@@ -184,7 +184,7 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Pro
       else logger.info(`ollm serve: ${request.method} ${pathname} refused with ${failure.status}: ${failure.message.replace(/^ollm serve: /, '')}`);
       if (!reply.sent) {
         reply.hijack();
-        const text = JSON.stringify(errorDialect.errorBody(failure.status, failure.message, failure.type));
+        const text = JSON.stringify(errorDialect.errorBody(failure.status, failure.clientMessage, failure.type));
         reply.raw.writeHead(failure.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
         reply.raw.end(text);
       }

@@ -5,12 +5,29 @@ export class ProxyError extends OllmError {
   readonly status: number;
   /** The OpenAI-style error `type`. */
   readonly type: string;
+  /** What the client is told, when it differs from the log's `message` (an overflow in the words clients look for). */
+  readonly clientMessage: string;
 
-  constructor({ message, code, status, type, cause }: { message: string; code: string; status: number; type: string; cause?: unknown }) {
+  constructor({
+    message,
+    code,
+    status,
+    type,
+    cause,
+    clientMessage,
+  }: {
+    message: string;
+    code: string;
+    status: number;
+    type: string;
+    cause?: unknown;
+    clientMessage?: string;
+  }) {
     super({ message, code, ...(cause !== undefined ? { cause } : {}) });
     this.name = 'ProxyError';
     this.status = status;
     this.type = type;
+    this.clientMessage = clientMessage ?? message;
   }
 }
 
