@@ -31,6 +31,7 @@ import type { RecordedRequest } from './recorded-request.js';
 import type { FakeChatRequest } from './reply/compose-reply.js';
 import { decideOutcome } from './reply/decide-outcome.js';
 import { wireToMessages } from './wire-messages.js';
+import { anthropicError, anthropicToMessages, parseAnthropicChat, renderAnthropicChat } from './protocols/anthropic-protocol.js';
 
 export interface FakeModelServerOptions {
   /** Default 0: a free port. */
@@ -80,7 +81,7 @@ export interface FakeModelServer {
   close(): Promise<void>;
 }
 
-type Protocol = 'ollama' | 'openai';
+type Protocol = 'ollama' | 'openai' | 'anthropic';
 
 interface Route {
   readonly protocol: Protocol;
@@ -93,6 +94,7 @@ const ROUTES: Record<string, Route> = {
   '/api/tags': { protocol: 'ollama', method: 'GET' },
   '/api/show': { protocol: 'ollama', method: 'POST' },
   '/v1/chat/completions': { protocol: 'openai', method: 'POST', chat: true },
+  '/v1/messages': { protocol: 'anthropic', method: 'POST', chat: true },
   '/v1/models': { protocol: 'openai', method: 'GET' },
 };
 const MODEL_ROUTE: Route = { protocol: 'openai', method: 'GET' };
@@ -103,7 +105,8 @@ const PROPS_PATH = '/props';
 function toolNamesOf(tools: unknown): string[] {
   if (!Array.isArray(tools)) return [];
   return tools.flatMap((tool) => {
-    const name = (tool as { function?: { name?: unknown } } | null)?.function?.name;
+    // OpenAI and Ollama nest the name under `function`; Anthropic has it at the top.
+    const name = (tool as { function?: { name?: unknown }; name?: unknown } | null)?.function?.name ?? (tool as { name?: unknown } | null)?.name;
     return typeof name === 'string' ? [name] : [];
   });
 }
@@ -168,7 +171,7 @@ export async function startFakeModelServer(options: FakeModelServerOptions = {})
   }
 
   function errorBody(protocol: Protocol, status: number, message: string): unknown {
-    return protocol === 'ollama' ? ollamaError(message) : openAIError(status, message);
+    return protocol === 'ollama' ? ollamaError(message) : protocol === 'anthropic' ? anthropicError(status, message) : openAIError(status, message);
   }
 
   function findModel(name: string): FakeModel | undefined {
@@ -185,7 +188,7 @@ export async function startFakeModelServer(options: FakeModelServerOptions = {})
     // `/v1/models/{id}` is one model; `/props` exists only on llama.cpp server.
     const route =
       ROUTES[path] ?? (path.startsWith(MODEL_PATH_PREFIX) || (path === PROPS_PATH && options.openAIContextShape === 'llama-cpp') ? MODEL_ROUTE : undefined);
-    const protocol: Protocol = path.startsWith('/v1') || path === PROPS_PATH ? 'openai' : 'ollama';
+    const protocol: Protocol = path === '/v1/messages' ? 'anthropic' : path.startsWith('/v1') || path === PROPS_PATH ? 'openai' : 'ollama';
     if (!route || route.method !== request.method) {
       sendJson(response, 404, errorBody(protocol, 404, `no route ${request.method} ${path}`));
       return;
@@ -197,8 +200,15 @@ export async function startFakeModelServer(options: FakeModelServerOptions = {})
       body = text;
     }
     const record = (body ?? {}) as Record<string, unknown>;
-    const exchange = route.chat && protocol === 'ollama' ? parseOllamaChat(record) : route.chat ? parseOpenAIChat(record) : undefined;
-    const messages = wireToMessages(exchange?.messages);
+    const exchange =
+      route.chat && protocol === 'ollama'
+        ? parseOllamaChat(record)
+        : route.chat && protocol === 'anthropic'
+          ? parseAnthropicChat(record)
+          : route.chat
+            ? parseOpenAIChat(record)
+            : undefined;
+    const messages = protocol === 'anthropic' ? anthropicToMessages(exchange?.messages) : wireToMessages(exchange?.messages);
     const promptTokens = counter.countMessages(messages);
     const fault = faults.take(path);
     const headers: Record<string, string> = {};
@@ -240,7 +250,9 @@ export async function startFakeModelServer(options: FakeModelServerOptions = {})
           400,
           protocol === 'ollama'
             ? ollamaError(refusal)
-            : { error: { message: refusal, type: 'invalid_request_error', param: 'messages', code: 'context_length_exceeded' } },
+            : protocol === 'anthropic'
+              ? anthropicError(400, `prompt is too long: ${refusal}`)
+              : { error: { message: refusal, type: 'invalid_request_error', param: 'messages', code: 'context_length_exceeded' } },
         );
         return;
       }
@@ -260,7 +272,12 @@ export async function startFakeModelServer(options: FakeModelServerOptions = {})
         toolCalls: options.toolCalls,
         nextCallId: () => `call_fake_${++toolCallNumber}`,
       });
-      const rendered = protocol === 'ollama' ? renderOllamaChat(exchange, outcome) : renderOpenAIChat(exchange, outcome, `chatcmpl-fake-${++completionNumber}`);
+      const rendered =
+        protocol === 'ollama'
+          ? renderOllamaChat(exchange, outcome)
+          : protocol === 'anthropic'
+            ? renderAnthropicChat(exchange, outcome, `msg_fake_${++completionNumber}`)
+            : renderOpenAIChat(exchange, outcome, `chatcmpl-fake-${++completionNumber}`);
       await writeRendered(response, rendered, fault, exchange.stream);
       if (fault?.kind !== 'cut-stream') (entry as { responseBody?: string }).responseBody = rendered.chunks.join('');
       return;

@@ -51,7 +51,7 @@ describe('invalid samples', () => {
   });
 
   it.each([
-    ['anthropic', { messages: [{ role: 'system', content: 'x' }] }, 'message 0', /^unknown role "system" \(expected one of: user, assistant\)/],
+    ['anthropic', { messages: [{ role: 'tool', content: 'x' }] }, 'message 0', /^unknown role "tool" \(expected one of: user, assistant, system\)/],
     ['anthropic', { messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'nope', content: 'x' }] }] }, 'message 0', /no earlier tool call/],
     ['anthropic', { messages: [{ role: 'user', content: [{ type: 'video' }] }] }, 'message 0, block 0', /unknown content block type "video"/],
     ['ollama', { messages: [{ role: 'tool', content: 'x', tool_name: 'clock' }] }, 'message 0', /tool result of "clock" has no earlier tool call/],

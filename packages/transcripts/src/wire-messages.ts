@@ -4,7 +4,7 @@ import { CODECS } from './formats/codecs.js';
 import { parseJsonText } from './json/parse-json-text.js';
 
 /** The chat formats whose requests carry a `messages` array a model server reads. */
-export type WireFormat = 'openai' | 'ollama';
+export type WireFormat = 'openai' | 'ollama' | 'anthropic';
 
 /** Chat messages as a model server receives them, read into ollm messages and written back. */
 export interface WireMessages {
@@ -18,8 +18,9 @@ export interface WireMessages {
 }
 
 /**
- * Reads an OpenAI or Ollama `messages` array (a request body's) without a transcript file around
- * it. Errors are `InvalidTranscriptError`s naming `label` and the message's position.
+ * Reads an OpenAI, Ollama or Anthropic `messages` array (a request body's) without a transcript
+ * file around it (an Anthropic body's top-level `system` is the caller's to pass as a first
+ * role-system message). Errors are `InvalidTranscriptError`s naming `label` and the message's position.
  */
 export function readWireMessages(format: WireFormat, values: readonly unknown[], label: string): WireMessages {
   const codec = CODECS[format];

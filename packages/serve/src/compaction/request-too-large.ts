@@ -25,8 +25,8 @@ export function requestTooLarge(details: {
   return new ProxyError({
     message,
     // Agents and SDKs tell a context overflow (compact and retry) from other errors (give up) by the
-    // words OpenAI's API uses; they come first, with plain numbers, then the proxy's own account.
-    clientMessage: `This model's maximum context length is ${window} tokens. However, your messages resulted in ${(after ?? tokens) + reserve + toolsTokens} tokens. ${message}`,
+    // words their API uses: each route says it its way, first, then the proxy's own account.
+    overflow: { window, tokens: (after ?? tokens) + reserve + toolsTokens },
     code: 'request-too-large',
     status: 400,
     type: 'context_length_exceeded',

@@ -11,9 +11,20 @@ export interface ChatDialect {
   withReplyLimit(body: Record<string, unknown>, limit: number): Record<string, unknown>;
   /** The window the client asked the server to run the model with (Ollama's `options.num_ctx`). */
   requestedWindow(body: Record<string, unknown>): number | undefined;
+  /** The conversation's messages as the compactor reads them (undefined: not a chat ollm reads). */
+  messagesOf(body: Record<string, unknown>): unknown[] | undefined;
+  /** `body` with `messages` (what `messagesOf` gave, compacted) in place. */
+  withMessages(body: Record<string, unknown>, messages: unknown[]): Record<string, unknown>;
+  /** How the API says a prompt is over the window: the words its clients look for to compact and retry. */
+  overflowMessage(overflow: { readonly window: number; readonly tokens: number }): string;
   /** An error body in the API's own shape. */
   errorBody(status: number, message: string, type: string): unknown;
 }
+
+const bodyMessages = (body: Record<string, unknown>): unknown[] | undefined => (Array.isArray(body['messages']) ? body['messages'] : undefined);
+const replaceMessages = (body: Record<string, unknown>, messages: unknown[]): Record<string, unknown> => ({ ...body, messages });
+const openAiOverflow = ({ window, tokens }: { readonly window: number; readonly tokens: number }): string =>
+  `This model's maximum context length is ${window} tokens. However, your messages resulted in ${tokens} tokens.`;
 
 const positiveInteger = (value: unknown): number | undefined => (typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined);
 
@@ -31,6 +42,9 @@ export const OPENAI_DIALECT: ChatDialect = {
     ...(positiveInteger(body['max_tokens']) !== undefined ? { max_tokens: limit } : {}),
   }),
   requestedWindow: () => undefined,
+  messagesOf: bodyMessages,
+  withMessages: replaceMessages,
+  overflowMessage: openAiOverflow,
   errorBody: (status, message, type) => ({ error: { message, type, param: null, code: status } }),
 };
 
@@ -42,10 +56,42 @@ export const OLLAMA_DIALECT: ChatDialect = {
   replyLimit: (body) => positiveInteger(record(body['options'])['num_predict']),
   withReplyLimit: (body, limit) => ({ ...body, options: { ...record(body['options']), num_predict: limit } }),
   requestedWindow: (body) => positiveInteger(record(body['options'])['num_ctx']),
+  messagesOf: bodyMessages,
+  withMessages: replaceMessages,
+  overflowMessage: openAiOverflow,
   errorBody: (_status, message) => ({ error: message }),
 };
 
-export const CHAT_DIALECTS: readonly ChatDialect[] = [OPENAI_DIALECT, OLLAMA_DIALECT];
+/**
+ * Anthropic Messages (`/v1/messages`), as Ollama (>= 0.14) and llama.cpp serve it and Claude Code
+ * speaks it. The top-level `system` (a string or blocks, `cache_control` and all) is read as a
+ * first role-system message and written back to `system`; role-system messages inside `messages`
+ * stay where they are.
+ */
+export const ANTHROPIC_DIALECT: ChatDialect = {
+  format: 'anthropic',
+  chatPath: '/v1/messages',
+  replyLimit: (body) => positiveInteger(body['max_tokens']),
+  withReplyLimit: (body, limit) => ({ ...body, max_tokens: limit }),
+  requestedWindow: () => undefined,
+  messagesOf: (body) => {
+    const messages = bodyMessages(body);
+    if (messages === undefined) return undefined;
+    return body['system'] === undefined ? messages : [{ role: 'system', content: body['system'] }, ...messages];
+  },
+  withMessages: (body, messages) => {
+    if (body['system'] === undefined) return replaceMessages(body, messages);
+    const [system, ...rest] = messages;
+    return { ...body, system: record(system)['content'], messages: rest };
+  },
+  overflowMessage: ({ window, tokens }) => `prompt is too long: ${tokens} tokens > ${window} maximum`,
+  errorBody: (status, message) => ({
+    type: 'error',
+    error: { type: status === 400 ? 'invalid_request_error' : status === 504 ? 'timeout_error' : 'api_error', message },
+  }),
+};
+
+export const CHAT_DIALECTS: readonly ChatDialect[] = [OPENAI_DIALECT, OLLAMA_DIALECT, ANTHROPIC_DIALECT];
 
 /** The dialect whose chat route `path` is, if any. */
 export function chatDialectFor(path: string): ChatDialect | undefined {

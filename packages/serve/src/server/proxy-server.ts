@@ -141,7 +141,7 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Pro
           });
           report = prepared.report;
           if (prepared.messages || prepared.replyLimit !== undefined) {
-            const sent = prepared.messages ? { ...chat.body, messages: prepared.messages } : chat.body;
+            const sent = prepared.messages ? dialect.withMessages(chat.body, prepared.messages) : chat.body;
             body = Buffer.from(JSON.stringify(prepared.replyLimit !== undefined ? dialect.withReplyLimit(sent, prepared.replyLimit) : sent));
           }
         }
@@ -184,7 +184,8 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Pro
       else logger.info(`ollm serve: ${request.method} ${pathname} refused with ${failure.status}: ${failure.message.replace(/^ollm serve: /, '')}`);
       if (!reply.sent) {
         reply.hijack();
-        const text = JSON.stringify(errorDialect.errorBody(failure.status, failure.clientMessage, failure.type));
+        const message = failure.overflow === undefined ? failure.message : `${errorDialect.overflowMessage(failure.overflow)} ${failure.message}`;
+        const text = JSON.stringify(errorDialect.errorBody(failure.status, message, failure.type));
         reply.raw.writeHead(failure.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
         reply.raw.end(text);
       }
@@ -225,8 +226,8 @@ async function readChat(dialect: ChatDialect, body: Buffer, request: FastifyRequ
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined;
   const record = parsed as Record<string, unknown>;
   const model = record['model'];
-  const messages = record['messages'];
-  if (typeof model !== 'string' || !Array.isArray(messages)) return undefined;
+  const messages = dialect.messagesOf(record);
+  if (typeof model !== 'string' || messages === undefined) return undefined;
   const authorization = request.headers.authorization;
   const apiKey = typeof authorization === 'string' && /^bearer\s+/i.test(authorization) ? authorization.replace(/^bearer\s+/i, '') : undefined;
   const replyLimit = dialect.replyLimit(record);

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 
 /** Bytes of a response's end kept to find its usage: the usage block comes last in every API. */
 const TAIL_BYTES = 8192;
-const PROMPT_TOKEN_FIELDS = /"(?:prompt_tokens|prompt_eval_count)"\s*:\s*(\d+)/g;
+const PROMPT_TOKEN_FIELDS = /"(?:prompt_tokens|prompt_eval_count|input_tokens)"\s*:\s*(\d+)/g;
 
 /**
  * Watches a response go by (it is not changed or held back) and, once it ended, tells the prompt

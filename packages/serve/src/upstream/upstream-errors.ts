@@ -5,8 +5,8 @@ export class ProxyError extends OllmError {
   readonly status: number;
   /** The OpenAI-style error `type`. */
   readonly type: string;
-  /** What the client is told, when it differs from the log's `message` (an overflow in the words clients look for). */
-  readonly clientMessage: string;
+  /** A context overflow: the window and the tokens asked for, for the words each API uses to say so. */
+  readonly overflow?: { readonly window: number; readonly tokens: number };
 
   constructor({
     message,
@@ -14,20 +14,20 @@ export class ProxyError extends OllmError {
     status,
     type,
     cause,
-    clientMessage,
+    overflow,
   }: {
     message: string;
     code: string;
     status: number;
     type: string;
     cause?: unknown;
-    clientMessage?: string;
+    overflow?: { readonly window: number; readonly tokens: number };
   }) {
     super({ message, code, ...(cause !== undefined ? { cause } : {}) });
     this.name = 'ProxyError';
     this.status = status;
     this.type = type;
-    this.clientMessage = clientMessage ?? message;
+    if (overflow !== undefined) this.overflow = overflow;
   }
 }
 

@@ -37,10 +37,15 @@ export function readAnthropic(document: unknown, file: string): ReadConversation
     const position = `message ${index}`;
     const source = expectRecord(value, file, position, 'a message');
     const baseId = idOf(source.id, index);
-    if (source.role !== 'user' && source.role !== 'assistant') {
-      throw invalidTranscript(file, position, `unknown role ${JSON.stringify(source.role)} (expected one of: user, assistant)`);
-    }
     const metadata = Object.fromEntries(Object.entries(source).filter(([key]) => key !== 'role' && key !== 'content'));
+    // Claude Code sends role-system messages inside `messages` too (reminders mid-conversation): a system message, kept where it is.
+    if (source.role === 'system') {
+      add({ id: baseId, role: 'system', parts: readSystem(source.content, file), ...(Object.keys(metadata).length > 0 ? { metadata } : {}) }, source, index);
+      return;
+    }
+    if (source.role !== 'user' && source.role !== 'assistant') {
+      throw invalidTranscript(file, position, `unknown role ${JSON.stringify(source.role)} (expected one of: user, assistant, system)`);
+    }
     const pieces = readPieces(source.role, source.content, file, position);
     pieces.forEach((piece, pieceIndex) => {
       const id = pieceIndex === 0 ? baseId : `${baseId}.${pieceIndex}`;

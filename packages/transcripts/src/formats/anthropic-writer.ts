@@ -7,7 +7,7 @@ import { SYSTEM_GROUP } from './anthropic-reader.js';
 import type { SourceReference } from './format-codec.js';
 
 interface Entry {
-  role: 'user' | 'assistant';
+  role: 'user' | 'assistant' | 'system';
   messages: Message[];
   group?: number;
   source?: Record<string, unknown>;
@@ -17,8 +17,9 @@ interface Entry {
 
 /** Writes messages as an Anthropic Messages API body over `document`. */
 export function writeAnthropic(document: unknown, messages: readonly Message[], sources: ReadonlyMap<string, SourceReference> | undefined): unknown {
+  // Leading system messages are the top-level `system`, unless they were read from inside `messages`.
   let start = 0;
-  while (messages[start]?.role === 'system') start += 1;
+  while (messages[start]?.role === 'system' && !insideMessages(messages[start]!, sources)) start += 1;
   const systemMessages = messages.slice(0, start);
 
   const entries: Entry[] = [];
@@ -33,7 +34,7 @@ export function writeAnthropic(document: unknown, messages: readonly Message[], 
     } else {
       // Anthropic has no system role inside `messages`: a system message there is written as user text.
       entries.push({
-        role: message.role === 'assistant' ? 'assistant' : 'user',
+        role: message.role === 'assistant' ? 'assistant' : message.role === 'system' && group !== undefined ? 'system' : 'user',
         messages: [message],
         ...(group === undefined ? { newToolResults: message.role === 'tool' } : { group, source: reference!.source }),
       });
@@ -76,4 +77,10 @@ function writeSystem(systemMessages: readonly Message[], sources: ReadonlyMap<st
   }
   const blocks = parts.map((part) => ({ part, block: writeAnthropicBlock(part) }));
   return reuseUnchangedBlocks(blocks, sourceSystem, (block) => readAnthropicBlock(block, '', ''));
+}
+
+/** A system message read from inside `messages` (role `system` there), not from the top-level `system`. */
+function insideMessages(message: Message, sources: ReadonlyMap<string, SourceReference> | undefined): boolean {
+  const reference = sources?.get(message.id);
+  return reference !== undefined && reference.group !== SYSTEM_GROUP;
 }
