@@ -125,4 +125,26 @@ describe('ollm serve with the @anthropic-ai/sdk client (/v1/messages)', () => {
     expect(sent.messages.at(-1)).toEqual(messages.at(-1));
     expect(sent.messages.length).toBeLessThan(messages.length);
   });
+
+  it('answers count_tokens with what it would send: the compacted count, the compaction kept for the request that follows', async () => {
+    harness = await startProxyHarness();
+    const client = new Anthropic({ baseURL: harness.proxy.url, apiKey: 'sk-ant-serve-test', maxRetries: 0 });
+    const messages: Anthropic.MessageParam[] = [{ role: 'user', content: question(0) }];
+    for (let turn = 1; turn < 30; turn += 1) {
+      messages.push({ role: 'assistant', content: [{ type: 'tool_use', id: `toolu_${turn}`, name: 'Read', input: { path: `src/module-${turn}.ts` } }] });
+      messages.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${turn}`, content: fileText(turn) }] });
+    }
+    messages.push({ role: 'user', content: question(30) });
+    const params = { model: SMALL_MODEL.name, system: SYSTEM, tools: TOOLS, messages };
+    const counted = await client.messages.countTokens(params);
+    const report = harness.reports.at(-1) ?? undefined;
+    // No chat went upstream for the count.
+    expect(harness.fake.requests.filter((request) => request.path.startsWith('/v1/messages'))).toHaveLength(0);
+    expect(counted.input_tokens).toBeGreaterThan(0);
+    expect(counted.input_tokens).toBeLessThanOrEqual(SMALL_MODEL.contextLength! - Math.floor(SMALL_MODEL.contextLength! * 0.15));
+    expect(report).toBeUndefined();
+    // The request that follows stands on the compaction the count made.
+    await client.messages.create({ ...params, max_tokens: 1000 });
+    expect(harness.reports.at(-1)!.action).toBe('reused');
+  });
 });

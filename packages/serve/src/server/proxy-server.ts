@@ -24,8 +24,11 @@ import { ModelWindows } from '../upstream/model-windows.js';
 import { watchReportedPromptTokens } from '../upstream/reported-prompt-tokens.js';
 import { parseUpstream, type UpstreamApi } from '../upstream/upstream.js';
 import { ProxyError } from '../upstream/upstream-errors.js';
-import { chatDialectFor, OLLAMA_DIALECT, OPENAI_DIALECT, type ChatDialect } from './chat-dialect.js';
+import { ANTHROPIC_DIALECT, chatDialectFor, OLLAMA_DIALECT, OPENAI_DIALECT, type ChatDialect } from './chat-dialect.js';
 import { CONTEXT_HEADER, contextHeader, contextLogLine } from './context-report.js';
+
+/** Anthropic's token count route: answered by the proxy, with what it would send. */
+const COUNT_TOKENS_PATH = '/v1/messages/count_tokens';
 
 /** `ollm serve`'s default port (Ollama's is 11434). */
 export const DEFAULT_SERVE_PORT = 11500;
@@ -114,7 +117,7 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Pro
     const path = request.url;
     const pathname = path.split('?')[0] ?? path;
     const dialect = request.method === 'POST' ? chatDialectFor(pathname) : undefined;
-    const errorDialect = dialect ?? (pathname.startsWith('/v1') ? OPENAI_DIALECT : OLLAMA_DIALECT);
+    const errorDialect = dialect ?? (pathname.startsWith('/v1/messages') ? ANTHROPIC_DIALECT : pathname.startsWith('/v1') ? OPENAI_DIALECT : OLLAMA_DIALECT);
     const controller = new AbortController();
     reply.raw.on('close', () => {
       if (!reply.raw.writableFinished) controller.abort(new Error('the client closed the connection'));
@@ -122,6 +125,27 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Pro
     let body = Buffer.isBuffer(request.body) ? request.body : undefined;
     let report: RequestReport | undefined;
     try {
+      if (request.method === 'POST' && pathname === COUNT_TOKENS_PATH && body) {
+        // Claude Code asks how large its context is before it decides to compact: the answer is what
+        // the proxy would send (compacted when it must be, the compaction kept for the request that follows).
+        const chat = await readChat(ANTHROPIC_DIALECT, body, request);
+        if (chat) {
+          const window = await windows.windowFor(chat.model, chat.apiKey !== undefined ? { apiKey: chat.apiKey } : {});
+          const calibration = calibrationOf(chat.model).ratio;
+          const prepared = await compactor.prepare({
+            format: 'anthropic',
+            model: chat.model,
+            body: chat.body,
+            messages: chat.messages,
+            window,
+            calibration,
+            signal: controller.signal,
+          });
+          const counted = Math.ceil((prepared.report.tokensAfter + prepared.report.toolsTokens) * calibration);
+          reply.header(CONTEXT_HEADER, contextHeader(prepared.report)).send({ input_tokens: counted });
+          return;
+        }
+      }
       if (dialect && body) {
         const chat = await readChat(dialect, body, request);
         if (chat) {
