@@ -32,6 +32,7 @@ import type { FakeChatRequest } from './reply/compose-reply.js';
 import { decideOutcome } from './reply/decide-outcome.js';
 import { wireToMessages } from './wire-messages.js';
 import { anthropicError, anthropicToMessages, parseAnthropicChat, renderAnthropicChat } from './protocols/anthropic-protocol.js';
+import { parseResponsesRequest, renderResponses, responsesToMessages, responsesWindowError } from './protocols/responses-protocol.js';
 
 export interface FakeModelServerOptions {
   /** Default 0: a free port. */
@@ -81,7 +82,7 @@ export interface FakeModelServer {
   close(): Promise<void>;
 }
 
-type Protocol = 'ollama' | 'openai' | 'anthropic';
+type Protocol = 'ollama' | 'openai' | 'openai-responses' | 'anthropic';
 
 interface Route {
   readonly protocol: Protocol;
@@ -95,6 +96,7 @@ const ROUTES: Record<string, Route> = {
   '/api/show': { protocol: 'ollama', method: 'POST' },
   '/v1/chat/completions': { protocol: 'openai', method: 'POST', chat: true },
   '/v1/messages': { protocol: 'anthropic', method: 'POST', chat: true },
+  '/v1/responses': { protocol: 'openai-responses', method: 'POST', chat: true },
   '/v1/models': { protocol: 'openai', method: 'GET' },
 };
 const MODEL_ROUTE: Route = { protocol: 'openai', method: 'GET' };
@@ -105,13 +107,13 @@ const PROPS_PATH = '/props';
 function toolNamesOf(tools: unknown): string[] {
   if (!Array.isArray(tools)) return [];
   return tools.flatMap((tool) => {
-    // OpenAI and Ollama nest the name under `function`; Anthropic has it at the top.
+    // OpenAI chat and Ollama nest the name under `function`; Anthropic and OpenAI Responses have it at the top.
     const name = (tool as { function?: { name?: unknown }; name?: unknown } | null)?.function?.name ?? (tool as { name?: unknown } | null)?.name;
     return typeof name === 'string' ? [name] : [];
   });
 }
 
-/** Starts a loopback model server speaking the Ollama and OpenAI protocols, with faults on demand. */
+/** Starts a loopback model server speaking the Ollama, OpenAI (chat completions, Responses) and Anthropic protocols, with faults on demand. */
 export async function startFakeModelServer(options: FakeModelServerOptions = {}): Promise<FakeModelServer> {
   const models = options.models ?? DEFAULT_FAKE_MODELS;
   const counter = new TokenCounter(createTokenizer('o200k_base'));
@@ -188,7 +190,14 @@ export async function startFakeModelServer(options: FakeModelServerOptions = {})
     // `/v1/models/{id}` is one model; `/props` exists only on llama.cpp server.
     const route =
       ROUTES[path] ?? (path.startsWith(MODEL_PATH_PREFIX) || (path === PROPS_PATH && options.openAIContextShape === 'llama-cpp') ? MODEL_ROUTE : undefined);
-    const protocol: Protocol = path === '/v1/messages' ? 'anthropic' : path.startsWith('/v1') || path === PROPS_PATH ? 'openai' : 'ollama';
+    const protocol: Protocol =
+      path === '/v1/messages'
+        ? 'anthropic'
+        : path === '/v1/responses'
+          ? 'openai-responses'
+          : path.startsWith('/v1') || path === PROPS_PATH
+            ? 'openai'
+            : 'ollama';
     if (!route || route.method !== request.method) {
       sendJson(response, 404, errorBody(protocol, 404, `no route ${request.method} ${path}`));
       return;
@@ -200,15 +209,21 @@ export async function startFakeModelServer(options: FakeModelServerOptions = {})
       body = text;
     }
     const record = (body ?? {}) as Record<string, unknown>;
+    const responses = route.chat && protocol === 'openai-responses' ? parseResponsesRequest(record) : undefined;
     const exchange =
-      route.chat && protocol === 'ollama'
+      responses ??
+      (route.chat && protocol === 'ollama'
         ? parseOllamaChat(record)
         : route.chat && protocol === 'anthropic'
           ? parseAnthropicChat(record)
           : route.chat
             ? parseOpenAIChat(record)
-            : undefined;
-    const messages = protocol === 'anthropic' ? anthropicToMessages(exchange?.messages) : wireToMessages(exchange?.messages);
+            : undefined);
+    const messages = responses
+      ? responsesToMessages(responses.messages)
+      : protocol === 'anthropic'
+        ? anthropicToMessages(exchange?.messages)
+        : wireToMessages(exchange?.messages);
     const promptTokens = counter.countMessages(messages);
     const fault = faults.take(path);
     const headers: Record<string, string> = {};
@@ -233,8 +248,12 @@ export async function startFakeModelServer(options: FakeModelServerOptions = {})
     if (fault && (await applyFault(fault, protocol, exchange, response))) return;
 
     if (route.chat && exchange) {
-      if (typeof record['model'] !== 'string' || !Array.isArray(record['messages'])) {
-        sendJson(response, 400, errorBody(protocol, 400, 'model and messages are required'));
+      if (
+        responses
+          ? typeof record['model'] !== 'string' || (typeof record['input'] !== 'string' && !Array.isArray(record['input']))
+          : typeof record['model'] !== 'string' || !Array.isArray(record['messages'])
+      ) {
+        sendJson(response, 400, errorBody(protocol, 400, responses ? 'model and input are required' : 'model and messages are required'));
         return;
       }
       if (!findModel(exchange.model)) {
@@ -252,7 +271,9 @@ export async function startFakeModelServer(options: FakeModelServerOptions = {})
             ? ollamaError(refusal)
             : protocol === 'anthropic'
               ? anthropicError(400, `prompt is too long: ${refusal}`)
-              : { error: { message: refusal, type: 'invalid_request_error', param: 'messages', code: 'context_length_exceeded' } },
+              : protocol === 'openai-responses'
+                ? responsesWindowError(refusal)
+                : { error: { message: refusal, type: 'invalid_request_error', param: 'messages', code: 'context_length_exceeded' } },
         );
         return;
       }
@@ -272,8 +293,9 @@ export async function startFakeModelServer(options: FakeModelServerOptions = {})
         toolCalls: options.toolCalls,
         nextCallId: () => `call_fake_${++toolCallNumber}`,
       });
-      const rendered =
-        protocol === 'ollama'
+      const rendered = responses
+        ? renderResponses(responses, outcome, ++completionNumber)
+        : protocol === 'ollama'
           ? renderOllamaChat(exchange, outcome)
           : protocol === 'anthropic'
             ? renderAnthropicChat(exchange, outcome, `msg_fake_${++completionNumber}`)

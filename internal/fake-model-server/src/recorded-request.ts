@@ -6,7 +6,7 @@ export interface RecordedRequest {
   readonly method: string;
   readonly path: string;
   /** Which protocol the path belongs to. */
-  readonly protocol: 'ollama' | 'openai' | 'anthropic';
+  readonly protocol: 'ollama' | 'openai' | 'openai-responses' | 'anthropic';
   /** Lower-cased header names. */
   readonly headers: Readonly<Record<string, string>>;
   /** The parsed JSON body (or the raw text when it is not JSON; undefined when empty). */

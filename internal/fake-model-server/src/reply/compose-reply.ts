@@ -10,7 +10,7 @@ const CONVERSATION = /<conversation>([\s\S]*?)<\/conversation>/;
 
 /** What a reply function sees of a chat request. */
 export interface FakeChatRequest {
-  readonly protocol: 'ollama' | 'openai' | 'anthropic';
+  readonly protocol: 'ollama' | 'openai' | 'openai-responses' | 'anthropic';
   readonly model: string;
   readonly messages: readonly Message[];
   /** `num_predict` / `max_tokens` / `max_completion_tokens`, when the request set one. */
