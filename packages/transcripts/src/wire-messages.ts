@@ -2,9 +2,10 @@ import type { Message } from '@ollm/core';
 import { restoreCheckpoint, withoutCheckpointMetadata } from './checkpoint-header.js';
 import { CODECS } from './formats/codecs.js';
 import { parseJsonText } from './json/parse-json-text.js';
+import { readResponsesItems } from './responses-items.js';
 
 /** The chat formats whose requests carry a `messages` array a model server reads. */
-export type WireFormat = 'openai' | 'ollama' | 'anthropic';
+export type WireFormat = 'openai' | 'ollama' | 'anthropic' | 'responses';
 
 /** Chat messages as a model server receives them, read into ollm messages and written back. */
 export interface WireMessages {
@@ -23,6 +24,8 @@ export interface WireMessages {
  * role-system message). Errors are `InvalidTranscriptError`s naming `label` and the message's position.
  */
 export function readWireMessages(format: WireFormat, values: readonly unknown[], label: string): WireMessages {
+  // OpenAI Responses `input` items are no transcript format of their own: read by their own reader.
+  if (format === 'responses') return readResponsesItems(values, label);
   const codec = CODECS[format];
   const document = { messages: values };
   const [conversation] = codec.read(document, label);

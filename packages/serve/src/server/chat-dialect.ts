@@ -91,7 +91,43 @@ export const ANTHROPIC_DIALECT: ChatDialect = {
   }),
 };
 
-export const CHAT_DIALECTS: readonly ChatDialect[] = [OPENAI_DIALECT, OLLAMA_DIALECT, ANTHROPIC_DIALECT];
+/**
+ * OpenAI Responses (`/v1/responses`), as Codex speaks it and Ollama serves it, when stateless: the
+ * whole history is in `input` (Codex sends `store: false` and no `previous_response_id`). A request
+ * that continues a stored response (`previous_response_id`) is the server's to resolve: it goes
+ * through as it came. `instructions` is read as a first system message and written back there; a
+ * string `input` is one user message.
+ */
+export const RESPONSES_DIALECT: ChatDialect = {
+  format: 'responses',
+  chatPath: '/v1/responses',
+  replyLimit: (body) => positiveInteger(body['max_output_tokens']),
+  withReplyLimit: (body, limit) => ({ ...body, max_output_tokens: limit }),
+  requestedWindow: () => undefined,
+  messagesOf: (body) => {
+    if (body['previous_response_id'] !== undefined && body['previous_response_id'] !== null) return undefined;
+    const input = body['input'];
+    const items = typeof input === 'string' ? [{ type: 'message', role: 'user', content: input }] : Array.isArray(input) ? input : undefined;
+    if (items === undefined) return undefined;
+    return typeof body['instructions'] === 'string' ? [{ type: 'message', role: 'system', content: body['instructions'] }, ...items] : items;
+  },
+  withMessages: (body, messages) => {
+    if (typeof body['instructions'] !== 'string') return { ...body, input: messages };
+    const [instructions, ...rest] = messages;
+    const content = record(instructions)['content'];
+    const text =
+      typeof content === 'string'
+        ? content
+        : Array.isArray(content)
+          ? content.map((part) => String(record(part)['text'] ?? '')).join('\n')
+          : body['instructions'];
+    return { ...body, instructions: text, input: rest };
+  },
+  overflowMessage: openAiOverflow,
+  errorBody: (status, message, type) => ({ error: { message, type, param: null, code: type === 'context_length_exceeded' ? type : status } }),
+};
+
+export const CHAT_DIALECTS: readonly ChatDialect[] = [OPENAI_DIALECT, OLLAMA_DIALECT, ANTHROPIC_DIALECT, RESPONSES_DIALECT];
 
 /** The dialect whose chat route `path` is, if any. */
 export function chatDialectFor(path: string): ChatDialect | undefined {

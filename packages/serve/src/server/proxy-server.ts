@@ -24,7 +24,7 @@ import { ModelWindows } from '../upstream/model-windows.js';
 import { watchReportedPromptTokens } from '../upstream/reported-prompt-tokens.js';
 import { parseUpstream, type UpstreamApi } from '../upstream/upstream.js';
 import { ProxyError } from '../upstream/upstream-errors.js';
-import { ANTHROPIC_DIALECT, chatDialectFor, OLLAMA_DIALECT, OPENAI_DIALECT, type ChatDialect } from './chat-dialect.js';
+import { ANTHROPIC_DIALECT, chatDialectFor, OLLAMA_DIALECT, OPENAI_DIALECT, RESPONSES_DIALECT, type ChatDialect } from './chat-dialect.js';
 import { CONTEXT_HEADER, contextHeader, contextLogLine } from './context-report.js';
 
 /** Anthropic's token count route: answered by the proxy, with what it would send. */
@@ -107,6 +107,7 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Pro
     if (!calibration) calibrations.set(model, (calibration = new TokenCalibration()));
     return calibration;
   };
+  let warnedStateful = false;
   const app = Fastify({ logger: false, bodyLimit: MAX_TRANSCRIPT_BYTES, forceCloseConnections: true });
   // Bodies stay bytes: what is not a chat goes upstream exactly as it came.
   app.removeAllContentTypeParsers();
@@ -148,6 +149,12 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Pro
       }
       if (dialect && body) {
         const chat = await readChat(dialect, body, request);
+        if (!chat && dialect === RESPONSES_DIALECT && !warnedStateful) {
+          warnedStateful = true;
+          logger.warn(
+            "ollm serve: a /v1/responses request continues a stored response (previous_response_id): the history is the server's, so it goes through uncompacted (Codex sends store: false and the whole history; such requests are compacted)",
+          );
+        }
         if (chat) {
           const window = await windows.windowFor(chat.model, {
             ...(chat.requestedWindow !== undefined ? { requestedWindow: chat.requestedWindow } : {}),
