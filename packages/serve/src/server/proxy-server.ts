@@ -1,9 +1,11 @@
 import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import {
   createTokenizer,
+  formatInteger,
   InvalidTranscriptError,
   OllmError,
   silentLogger,
@@ -15,13 +17,14 @@ import {
   type ProviderOptions,
   type TokenEncoding,
 } from '@ollm/core';
-import { TokenCalibration } from '@ollm/runtime';
+import { CALIBRATION_CEILING, TokenCalibration } from '@ollm/runtime';
 import { MAX_TRANSCRIPT_BYTES, parseJsonBody } from '@ollm/transcripts';
 import { RequestCompactor, type RequestReport } from '../compaction/request-compactor.js';
 import type { ProxyStore } from '../store/proxy-store.js';
 import { createUpstreamAgents, forwardRequest, responseHeaders } from '../upstream/forward-request.js';
 import { ModelWindows } from '../upstream/model-windows.js';
 import { watchReportedPromptTokens } from '../upstream/reported-prompt-tokens.js';
+import { readUpstreamOverflow } from '../upstream/upstream-overflow.js';
 import { parseUpstream, type UpstreamApi } from '../upstream/upstream.js';
 import { ProxyError } from '../upstream/upstream-errors.js';
 import { ANTHROPIC_DIALECT, chatDialectFor, OLLAMA_DIALECT, OPENAI_DIALECT, RESPONSES_DIALECT, type ChatDialect } from './chat-dialect.js';
@@ -108,6 +111,8 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Pro
     return calibration;
   };
   let warnedStateful = false;
+  // Per model: how much more than the estimate the upstream counted when it refused a prompt as over its window.
+  const overflowFactors = new Map<string, number>();
   const app = Fastify({ logger: false, bodyLimit: MAX_TRANSCRIPT_BYTES, forceCloseConnections: true });
   // Bodies stay bytes: what is not a chat goes upstream exactly as it came.
   app.removeAllContentTypeParsers();
@@ -123,8 +128,10 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Pro
     reply.raw.on('close', () => {
       if (!reply.raw.writableFinished) controller.abort(new Error('the client closed the connection'));
     });
-    let body = Buffer.isBuffer(request.body) ? request.body : undefined;
+    const original = Buffer.isBuffer(request.body) ? request.body : undefined;
+    let body = original;
     let report: RequestReport | undefined;
+    let prepareChat: (() => Promise<void>) | undefined;
     try {
       if (request.method === 'POST' && pathname === COUNT_TOKENS_PATH && body) {
         // Claude Code asks how large its context is before it decides to compact: the answer is what
@@ -160,33 +167,45 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Pro
             ...(chat.requestedWindow !== undefined ? { requestedWindow: chat.requestedWindow } : {}),
             ...(chat.apiKey !== undefined ? { apiKey: chat.apiKey } : {}),
           });
-          const prepared = await compactor.prepare({
-            format: dialect.format,
-            model: chat.model,
-            body: chat.body,
-            messages: chat.messages,
-            window,
-            calibration: calibrationOf(chat.model).ratio,
-            signal: controller.signal,
-            ...(chat.replyLimit !== undefined ? { replyLimit: chat.replyLimit } : {}),
-          });
-          report = prepared.report;
-          if (prepared.messages || prepared.replyLimit !== undefined) {
-            const sent = prepared.messages ? dialect.withMessages(chat.body, prepared.messages) : chat.body;
-            body = Buffer.from(JSON.stringify(prepared.replyLimit !== undefined ? dialect.withReplyLimit(sent, prepared.replyLimit) : sent));
-          }
+          prepareChat = async () => {
+            const prepared = await compactor.prepare({
+              format: dialect.format,
+              model: chat.model,
+              body: chat.body,
+              messages: chat.messages,
+              window,
+              calibration: Math.min(CALIBRATION_CEILING, calibrationOf(chat.model).ratio * (overflowFactors.get(chat.model) ?? 1)),
+              signal: controller.signal,
+              ...(chat.replyLimit !== undefined ? { replyLimit: chat.replyLimit } : {}),
+            });
+            report = prepared.report;
+            if (prepared.messages || prepared.replyLimit !== undefined) {
+              const sent = prepared.messages ? dialect.withMessages(chat.body, prepared.messages) : chat.body;
+              body = Buffer.from(JSON.stringify(prepared.replyLimit !== undefined ? dialect.withReplyLimit(sent, prepared.replyLimit) : sent));
+            } else body = original;
+          };
+          await prepareChat();
         }
       }
-      const response = await forwardRequest({
-        upstream,
-        method: request.method,
-        path,
-        headers: request.headers,
-        body,
-        signal: controller.signal,
-        timeoutMs,
-        agents,
-      });
+      const forward = () =>
+        forwardRequest({ upstream, method: request.method, path, headers: request.headers, body, signal: controller.signal, timeoutMs, agents });
+      let response = await forward();
+      if (report && prepareChat && report.action !== 'unread' && (response.statusCode === 400 || response.statusCode === 413)) {
+        // The upstream counts more than the estimate: it refused the prompt as over its window (llama.cpp's
+        // 400). Learn from it, compact to the lower estimate and try once more; any other 400 goes back as it came.
+        const refused = await readBody(response);
+        const overflow = readUpstreamOverflow(response.statusCode, refused.toString('utf8'));
+        if (overflow) {
+          const sent = report.tokensAfter + report.toolsTokens;
+          const factor = overflow.promptTokens !== undefined && overflow.promptTokens > sent ? (overflow.promptTokens / sent) * 1.02 : 1.15;
+          overflowFactors.set(report.model, Math.min(CALIBRATION_CEILING, (overflowFactors.get(report.model) ?? 1) * factor));
+          logger.warn(
+            `ollm serve: the upstream refused ${report.model}'s prompt as over its window (${overflow.promptTokens !== undefined ? `it counted ${formatInteger(overflow.promptTokens)} tokens, ollm ${formatInteger(sent)}` : 'no count given'}); compacting to a lower estimate and trying once more`,
+          );
+          await prepareChat();
+          response = await forward();
+        } else response = replayed(response, refused);
+      }
       const reported = report ? watchReportedPromptTokens(response) : undefined;
       await relay(reply, response, report);
       if (report) {
@@ -293,4 +312,18 @@ function asProxyError(error: unknown): ProxyError {
   }
   const message = error instanceof Error ? error.message : String(error);
   return new ProxyError({ message: `ollm serve: ${message}`, code: 'proxy-error', status: 500, type: 'server_error', cause: error });
+}
+
+/** A response's whole body (an error's: small), read off it. */
+async function readBody(response: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of response) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** A response whose body was read, to be relayed all the same: the same status and headers, the bytes read. */
+function replayed(response: IncomingMessage, bytes: Buffer): IncomingMessage {
+  const copy = Readable.from([bytes]) as unknown as IncomingMessage;
+  Object.assign(copy, { statusCode: response.statusCode, statusMessage: response.statusMessage, headers: response.headers });
+  return copy;
 }
