@@ -64,6 +64,11 @@ export const COMMANDS = {
     term: 'serve [options]',
     load: async () => (await import('./commands/serve-command.js')).serveCommand,
   },
+  launch: {
+    description: 'Run a coding agent (claude, codex, opencode, cline, pi) through ollm serve on a free port, stopped when the agent exits.',
+    term: 'launch [options] <agent> [agentArguments...]',
+    load: async () => (await import('./commands/launch-command.js')).launchCommand,
+  },
   sessions: {
     description: 'List, show, export or delete chat sessions (the full records under $OLLM_HOME/sessions).',
     term: 'sessions',

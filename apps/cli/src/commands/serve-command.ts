@@ -13,7 +13,7 @@ import { loadProviders } from '../plugins.js';
 import { collectProviderOption, parseProviderOptionFlags, unusedProviderOptions } from '../provider-options.js';
 import { defineCommand } from './define-command.js';
 
-interface ServeOptions {
+export interface ServeOptions {
   readonly upstream?: string;
   readonly api?: string;
   readonly port?: string;
@@ -71,94 +71,123 @@ Examples:
     )
     .action(async (options: ServeOptions) => {
       const { io } = context;
-      const flagOptions = options.providerOption && options.providerOption.length > 0 ? parseProviderOptionFlags(options.providerOption) : undefined;
-      const { config } = await loadConfig({
-        cwd: io.cwd,
-        env: io.env as NodeJS.ProcessEnv,
-        ...(flagOptions ? { overrides: { providerOptions: flagOptions } } : {}),
-      });
-      const upstreamText = checkServerUrl('upstream', options.upstream ?? io.env['OLLM_HOST'] ?? DEFAULT_UPSTREAM);
-      const api = apiOf(options.api, upstreamText);
-      const upstream = parseUpstream(upstreamText, api);
-      const port = options.port !== undefined ? wholeNumber('port', options.port, 0, 65_535) : DEFAULT_SERVE_PORT;
-      const window = options.window !== undefined ? wholeNumber('window', options.window, 256, 100_000_000) : undefined;
-      const replyReserve = options.replyReserve !== undefined ? wholeNumber('reply-reserve', options.replyReserve, 16, 100_000_000) : undefined;
-      const timeoutSeconds = options.timeout !== undefined ? parseTimeoutSeconds(options.timeout) : config.timeout;
-      const { registry, available } = await loadProviders({
-        io,
-        usePlugins: globalOptions(command).plugins,
-        provider: options.pipeline ?? 'fold',
-        ...(context.registry ? { registry: context.registry } : {}),
-      });
-      const provider = registry.get(options.pipeline ?? 'fold');
-      for (const warning of unusedProviderOptions(config.providerOptions, available)) io.stderr.write(`ollm: ${colorsFor(io).yellow('warning:')} ${warning}\n`);
-      const stages = isPipelineProvider(provider) ? provider.stages : [provider];
-      const timeoutMs = timeoutSeconds !== undefined ? Math.round(timeoutSeconds * 1000) : undefined;
-      if (options.summaryUpstream !== undefined && options.summaryModel === undefined) {
-        throw new InvalidArgumentError({ argument: 'summary-upstream', message: '--summary-upstream needs --summary-model: the model to run there.' });
-      }
-      const summaryUpstream = options.summaryUpstream !== undefined ? checkServerUrl('summary-upstream', options.summaryUpstream) : undefined;
-      const summaryServer = summaryUpstream !== undefined ? parseUpstream(summaryUpstream, apiOf(undefined, summaryUpstream)) : upstream;
-      const model = options.summaryModel
-        ? summaryServer.api === 'ollama'
-          ? createOllamaModel({ host: summaryServer.origin, model: options.summaryModel, ...(timeoutMs !== undefined ? { timeoutMs } : {}) })
-          : createOpenAIModel({
-              baseURL: `${summaryServer.origin}/v1`,
-              model: options.summaryModel,
-              apiKey: config.apiKey ?? LOCAL_API_KEY,
-              ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-            })
-        : undefined;
-      if (!model && stages.some(providerUsesModel)) {
-        io.stderr.write(
-          `ollm: ${colorsFor(io).yellow('warning:')} ${stages
-            .filter(providerUsesModel)
-            .map((stage) => stage.name)
-            .join(', ')} need a model: give --summary-model; until then only the other stages run\n`,
-        );
-      }
-      const logdir = resolveLogdir(io, options.logdir);
-      const store = await openProxyStore(options.store, { home: options.logdir ? logdir : ollmHome(io) });
-      const debug = globalOptions(command).debug;
-      const logger: Logger = {
-        debug: (message) => (debug ? io.stderr.write(`${oneLine(message)}\n`) : undefined),
-        info: (message) => io.stderr.write(`${oneLine(message)}\n`),
-        // The proxy's messages name it already (`ollm serve: ...`): one prefix, then the warning.
-        warn: (message) => io.stderr.write(`ollm serve: ${colorsFor(io).yellow('warning:')} ${oneLine(message.replace(/^ollm serve: /, ''))}\n`),
-      };
-      let server;
-      try {
-        server = await startProxyServer({
-          upstream: upstream.origin,
-          api,
-          ...(options.listen !== undefined ? { address: options.listen } : {}),
-          port,
-          stages,
-          pipeline: stages.map((stage) => stage.name).join(','),
-          providerOptions: config.providerOptions,
-          ...(model ? { model } : {}),
-          store,
-          logdir,
-          ...(window !== undefined ? { window } : {}),
-          ...(replyReserve !== undefined ? { replyReserve } : {}),
-          shape: config.compaction.shape,
-          logger,
-          ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-        });
-      } catch (error) {
-        await store.close();
-        throw listenError(error, options.listen ?? DEFAULT_SERVE_ADDRESS, port);
-      }
-      const summary = model ? ` · summary model ${options.summaryModel} on ${summaryServer.display}` : '';
-      io.stderr.write(
-        `ollm serve: listening on ${server.url} -> ${upstream.display} (${api}) · pipeline ${stages.map((stage) => stage.name).join(',')} · store ${store.kind}${window !== undefined ? ` · window ${window}` : ''}${summary}\n`,
-      );
+      const proxy = await openServe(options, command, context, { quiet: false });
+      io.stderr.write(`ollm serve: listening on ${proxy.server.url} -> ${proxy.description}\n`);
       await untilStopped(io.signal);
-      await server.close();
-      await store.close();
+      await proxy.close();
       io.stderr.write('ollm serve: stopped\n');
     });
 });
+
+/** A running proxy, as `ollm serve` and `ollm launch` start it. */
+export interface OpenedServe {
+  readonly server: { readonly url: string };
+  /** `<upstream> (<api>) · pipeline fold · store files`, and the window and summary model when set. */
+  readonly description: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the proxy with `options` (the flags of `ollm serve`): the upstream, the pipeline, the
+ * store and the logger. `quiet`: the per-request lines are left out (warnings still go to stderr),
+ * for a proxy that runs under an agent's own screen.
+ */
+export async function openServe(
+  options: ServeOptions,
+  command: Command,
+  context: CommandContext,
+  { quiet }: { readonly quiet: boolean },
+): Promise<OpenedServe> {
+  const { io } = context;
+  const flagOptions = options.providerOption && options.providerOption.length > 0 ? parseProviderOptionFlags(options.providerOption) : undefined;
+  const { config } = await loadConfig({
+    cwd: io.cwd,
+    env: io.env as NodeJS.ProcessEnv,
+    ...(flagOptions ? { overrides: { providerOptions: flagOptions } } : {}),
+  });
+  const upstreamText = checkServerUrl('upstream', options.upstream ?? io.env['OLLM_HOST'] ?? DEFAULT_UPSTREAM);
+  const api = apiOf(options.api, upstreamText);
+  const upstream = parseUpstream(upstreamText, api);
+  const port = options.port !== undefined ? wholeNumber('port', options.port, 0, 65_535) : DEFAULT_SERVE_PORT;
+  const window = options.window !== undefined ? wholeNumber('window', options.window, 256, 100_000_000) : undefined;
+  const replyReserve = options.replyReserve !== undefined ? wholeNumber('reply-reserve', options.replyReserve, 16, 100_000_000) : undefined;
+  const timeoutSeconds = options.timeout !== undefined ? parseTimeoutSeconds(options.timeout) : config.timeout;
+  const { registry, available } = await loadProviders({
+    io,
+    usePlugins: globalOptions(command).plugins,
+    provider: options.pipeline ?? 'fold',
+    ...(context.registry ? { registry: context.registry } : {}),
+  });
+  const provider = registry.get(options.pipeline ?? 'fold');
+  for (const warning of unusedProviderOptions(config.providerOptions, available)) io.stderr.write(`ollm: ${colorsFor(io).yellow('warning:')} ${warning}\n`);
+  const stages = isPipelineProvider(provider) ? provider.stages : [provider];
+  const timeoutMs = timeoutSeconds !== undefined ? Math.round(timeoutSeconds * 1000) : undefined;
+  if (options.summaryUpstream !== undefined && options.summaryModel === undefined) {
+    throw new InvalidArgumentError({ argument: 'summary-upstream', message: '--summary-upstream needs --summary-model: the model to run there.' });
+  }
+  const summaryUpstream = options.summaryUpstream !== undefined ? checkServerUrl('summary-upstream', options.summaryUpstream) : undefined;
+  const summaryServer = summaryUpstream !== undefined ? parseUpstream(summaryUpstream, apiOf(undefined, summaryUpstream)) : upstream;
+  const model = options.summaryModel
+    ? summaryServer.api === 'ollama'
+      ? createOllamaModel({ host: summaryServer.origin, model: options.summaryModel, ...(timeoutMs !== undefined ? { timeoutMs } : {}) })
+      : createOpenAIModel({
+          baseURL: `${summaryServer.origin}/v1`,
+          model: options.summaryModel,
+          apiKey: config.apiKey ?? LOCAL_API_KEY,
+          ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+        })
+    : undefined;
+  if (!model && stages.some(providerUsesModel)) {
+    io.stderr.write(
+      `ollm: ${colorsFor(io).yellow('warning:')} ${stages
+        .filter(providerUsesModel)
+        .map((stage) => stage.name)
+        .join(', ')} need a model: give --summary-model; until then only the other stages run\n`,
+    );
+  }
+  const logdir = resolveLogdir(io, options.logdir);
+  const store = await openProxyStore(options.store, { home: options.logdir ? logdir : ollmHome(io) });
+  const debug = globalOptions(command).debug;
+  const logger: Logger = {
+    debug: (message) => (debug ? io.stderr.write(`${oneLine(message)}\n`) : undefined),
+    info: (message) => (quiet ? undefined : io.stderr.write(`${oneLine(message)}\n`)),
+    // The proxy's messages name it already (`ollm serve: ...`): one prefix, then the warning.
+    warn: (message) => io.stderr.write(`ollm serve: ${colorsFor(io).yellow('warning:')} ${oneLine(message.replace(/^ollm serve: /, ''))}\n`),
+  };
+  let server;
+  try {
+    server = await startProxyServer({
+      upstream: upstream.origin,
+      api,
+      ...(options.listen !== undefined ? { address: options.listen } : {}),
+      port,
+      stages,
+      pipeline: stages.map((stage) => stage.name).join(','),
+      providerOptions: config.providerOptions,
+      ...(model ? { model } : {}),
+      store,
+      logdir,
+      ...(window !== undefined ? { window } : {}),
+      ...(replyReserve !== undefined ? { replyReserve } : {}),
+      shape: config.compaction.shape,
+      logger,
+      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    });
+  } catch (error) {
+    await store.close();
+    throw listenError(error, options.listen ?? DEFAULT_SERVE_ADDRESS, port);
+  }
+  const summary = model ? ` · summary model ${options.summaryModel} on ${summaryServer.display}` : '';
+  const opened = server;
+  return {
+    server: opened,
+    description: `${upstream.display} (${api}) · pipeline ${stages.map((stage) => stage.name).join(',')} · store ${store.kind}${window !== undefined ? ` · window ${window}` : ''}${summary}`,
+    async close() {
+      await opened.close();
+      await store.close();
+    },
+  };
+}
 
 function apiOf(flag: string | undefined, upstream: string): UpstreamApi {
   if (flag === undefined) return /\/v1\/?$/.test(new URL(upstream).pathname) ? 'openai' : 'ollama';
@@ -189,7 +218,7 @@ function listenError(error: unknown, address: string, port: number): unknown {
 }
 
 /** Resolves on Ctrl-C (the CLI's signal) or SIGTERM. */
-function untilStopped(signal: AbortSignal | undefined): Promise<void> {
+export function untilStopped(signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve) => {
     const stop = () => {
       process.off('SIGTERM', stop);
