@@ -34,6 +34,8 @@ export interface FoldedConversation {
 }
 
 export const REFERENCE_LENGTH = 12;
+/** Tries at a wider window when every line worth keeping is kept and room is left. */
+const MAXIMUM_WIDENINGS = 6;
 
 /** Why fold folded user messages (CompactionResult `folded`). */
 export const FOLD_USER_REASON =
@@ -138,12 +140,14 @@ export function foldConversation(
   }
   // Every line worth keeping kept and room left: more turns verbatim while they fit, so a looser
   // limit never gives a smaller output than a tighter one.
+  // Widened in growing steps (1, 2, 4, ... turns), a few at most: each try is a whole fold.
   let fitting = best;
-  while (fitting.roomLeft && windowStart > 0) {
-    windowStart -= 1;
-    const wider = foldWith(messages, tokens, options, { fixedAt, layout, names, chat, target, windowStart });
+  for (let step = 1, tries = 0; fitting.roomLeft && windowStart > 0 && tries < MAXIMUM_WIDENINGS; step *= 2, tries += 1) {
+    const start = Math.max(0, windowStart - step);
+    const wider = foldWith(messages, tokens, options, { fixedAt, layout, names, chat, target, windowStart: start });
     if (wider.tokens > target || wider.tokens <= fitting.tokens) break;
     fitting = wider;
+    windowStart = start;
   }
   return fitting;
 }
