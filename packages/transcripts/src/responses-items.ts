@@ -1,6 +1,6 @@
 import type { Message, MessagePart, ToolCallPart } from '@ollm/core';
 import { invalidTranscript } from './validation/invalid-transcript.js';
-import type { WireMessages } from './wire-messages.js';
+import type { WireMessages } from './wire-format.js';
 
 type Item = Record<string, unknown>;
 const isRecord = (value: unknown): value is Item => value !== null && typeof value === 'object' && !Array.isArray(value);

@@ -1,22 +1,10 @@
-import type { Message } from '@ollm/core';
+import type { WireFormat, WireMessages } from './wire-format.js';
 import { restoreCheckpoint, withoutCheckpointMetadata } from './checkpoint-header.js';
 import { CODECS } from './formats/codecs.js';
 import { parseJsonText } from './json/parse-json-text.js';
 import { readResponsesItems } from './responses-items.js';
 
-/** The chat formats whose requests carry a `messages` array a model server reads. */
-export type WireFormat = 'openai' | 'ollama' | 'anthropic' | 'responses';
-
-/** Chat messages as a model server receives them, read into ollm messages and written back. */
-export interface WireMessages {
-  readonly messages: readonly Message[];
-  /**
-   * `messages` (or a compaction of them) in the wire format: a message that kept its id is
-   * written over the wire message it was read from (keeping every field ollm does not model);
-   * a new one is written plainly.
-   */
-  write(messages: readonly Message[]): unknown[];
-}
+export type { WireFormat, WireMessages } from './wire-format.js';
 
 /**
  * Reads an OpenAI, Ollama or Anthropic `messages` array (a request body's) without a transcript

@@ -7,18 +7,12 @@ import type { ResolvedFoldOptions } from '../fold-options.js';
 import { candidateValues } from './line-values.js';
 import { selectLines, type PricedCandidate } from './select-lines.js';
 import { reduceTurn, type ReduceOptions } from '../render/reduced-turn.js';
+import type { FoldedPiece } from './folded-piece.js';
+
+export type { FoldedPiece } from './folded-piece.js';
 
 /** String arguments of a reduced call over this many tokens are shortened (with their reference inside). */
 const MIN_CALL_TOKENS = 120;
-
-/** A piece of the conversation folded out of view: saved whole, named by a 12-hex reference. */
-export interface FoldedPiece {
-  readonly messageId: string;
-  readonly kind: string;
-  readonly content: string;
-  readonly sha256: string;
-  readonly originalTokens: number;
-}
 
 export interface FoldedConversation {
   readonly messages: readonly Message[];

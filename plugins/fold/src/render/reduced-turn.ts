@@ -1,5 +1,5 @@
 import { sha256Hex, type Message, type MessagePart, type TokenCounting, type ToolCallPart } from '@ollm/core';
-import type { FoldedPiece } from '../plan/fold-conversation.js';
+import type { FoldedPiece } from '../plan/folded-piece.js';
 import { exitStatus } from './call-label.js';
 
 /** `[ollm fold 1a2b3c4d5e6f]` for a piece's sha256. */
