@@ -1,13 +1,13 @@
 import { isCheckpointMessage, isFoldableUserTurn, sha256Hex, userTurnsMayFold, type FoldedMessage, type Message, type TokenCounting } from '@ollm/core';
-import { sourcesOf, type LineSource } from '../lines/source-lines.js';
+import type { LineSource } from '../lines/source-lines.js';
 import { conversationNames, nameWeight } from '../names/conversation-names.js';
 import { excerptLines, runSummary, sourceHeader, type SourceExcerpt } from '../render/run-digest.js';
 import { splitTurns, type Turn } from '../turns/split-turns.js';
 import type { ResolvedFoldOptions } from '../fold-options.js';
-import { candidateValues } from './line-values.js';
+import { candidateValues, lineContext, type LineContext } from './line-values.js';
 import { selectLines, type PricedCandidate } from './select-lines.js';
 import { reduceTurn, type ReduceOptions } from '../render/reduced-turn.js';
-import type { FoldedPiece } from './folded-piece.js';
+import { foldedPiece, REFERENCE_LENGTH, referenceTag, type FoldedPiece } from './folded-piece.js';
 
 export type { FoldedPiece } from './folded-piece.js';
 
@@ -27,7 +27,6 @@ export interface FoldedConversation {
   readonly roomLeft?: boolean;
 }
 
-export const REFERENCE_LENGTH = 12;
 /** Tries at a wider window when every line worth keeping is kept and room is left. */
 const MAXIMUM_WIDENINGS = 6;
 
@@ -62,16 +61,6 @@ function layoutOf(messages: readonly Message[], fixedAt: readonly boolean[], tok
     else editable.push(index);
   });
   return { turns, turnTokens, fixedTokens, editable };
-}
-
-/** The reference tag a digest starts with: `[ollm fold 1a2b3c4d5e6f]` (`ollm recover 1a2b3c4d5e6f`). */
-export function referenceTag(sha256: string): string {
-  return `[ollm fold ${sha256.slice(0, REFERENCE_LENGTH)}]`;
-}
-
-/** True for text this provider wrote. */
-export function isFoldText(text: string): boolean {
-  return text.startsWith('[ollm fold ');
 }
 
 /** Messages as they are saved for recovery: every field, so `ollm recover` gives them back whole. */
@@ -109,6 +98,7 @@ export function foldConversation(
   const layout = layoutOf(messages, fixedAt, tokens);
   if (layout.editable.length === 0) return { messages, pieces: [], tokens: total, folded: [], summary: 'nothing editable' };
   const names = conversationNames(messages, fixedAt);
+  const context = lineContext(messages, chat);
   const room = target - layout.fixedTokens;
 
   // The window: the newest editable turns, within recentShare of the room (the newest alone within all of it).
@@ -126,7 +116,7 @@ export function foldConversation(
   let best: FoldedConversation | undefined;
   // Each round keeps fewer lines (by what the last one overshot), then a shorter window.
   for (;;) {
-    const attempt = foldWith(messages, tokens, options, { fixedAt, layout, names, chat, target, windowStart });
+    const attempt = foldWith(messages, tokens, options, { fixedAt, layout, names, context, chat, target, windowStart });
     if (!best || attempt.tokens < best.tokens) best = attempt;
     if (attempt.tokens <= target) break;
     if (windowStart >= layout.editable.length) return best;
@@ -138,7 +128,7 @@ export function foldConversation(
   let fitting = best;
   for (let step = 1, tries = 0; fitting.roomLeft && windowStart > 0 && tries < MAXIMUM_WIDENINGS; step *= 2, tries += 1) {
     const start = Math.max(0, windowStart - step);
-    const wider = foldWith(messages, tokens, options, { fixedAt, layout, names, chat, target, windowStart: start });
+    const wider = foldWith(messages, tokens, options, { fixedAt, layout, names, context, chat, target, windowStart: start });
     if (wider.tokens > target || wider.tokens <= fitting.tokens) break;
     fitting = wider;
     windowStart = start;
@@ -150,6 +140,7 @@ interface Plan {
   readonly fixedAt: readonly boolean[];
   readonly layout: Layout;
   readonly names: ReturnType<typeof conversationNames>;
+  readonly context: LineContext;
   readonly chat: boolean;
   readonly target: number;
   /** Index into `layout.editable` of the first turn kept whole. */
@@ -218,11 +209,11 @@ function foldWith(messages: readonly Message[], tokens: TokenCounting, options: 
   foldedRuns.forEach((run, index) => {
     for (const position of run.positions) {
       runOfMessage.set(position, index);
-      sources.push(...sourcesOf(messages[position]!, position, chat));
+      sources.push(...plan.context.sourcesAt(position));
     }
   });
-  for (const position of inMiddle) sources.push(...sourcesOf(messages[position]!, position, false).filter((source) => source.origin === 'tool-result'));
-  const candidates = candidateValues({ messages, names, sources, visible, visibleText: [], chat });
+  for (const position of inMiddle) sources.push(...plan.context.sourcesAt(position).filter((source) => source.origin === 'tool-result'));
+  const candidates = candidateValues({ messages, names, context: plan.context, sources, visible, chat });
   const headers = new Map<LineSource, Header>();
   for (const candidate of candidates) {
     if (headers.has(candidate.source)) continue;
@@ -230,8 +221,9 @@ function foldWith(messages: readonly Message[], tokens: TokenCounting, options: 
       headers.set(candidate.source, { text: '', inline: false, tokens: 0 });
       continue;
     }
-    const { text, inline } = sourceHeader(messages, candidate, options.lineCharacters);
-    headers.set(candidate.source, { text, inline, tokens: tokens.countText(text) + 1 });
+    const { text, inline, output } = sourceHeader(messages, candidate, options.lineCharacters);
+    const piece = output === undefined ? undefined : foldedPiece(messages[candidate.source.message]!.id, 'tool-result', output.text, tokens, output.sha256);
+    headers.set(candidate.source, { text, inline, tokens: tokens.countText(text) + 1, ...(piece ? { piece } : {}) });
   }
   const priced: PricedCandidate[] = candidates.map((candidate) => ({ ...candidate, tokens: tokens.countText(candidate.line.text) + 1 }));
 
@@ -265,17 +257,8 @@ function foldWith(messages: readonly Message[], tokens: TokenCounting, options: 
     const pieces: FoldedPiece[] = foldedRuns.map((run) => run.piece);
     // Each tool output a digest quotes is saved on its own too: its header names it by its own reference.
     for (const source of new Set([...chosen].map((candidate) => candidate.source))) {
-      if (source.origin !== 'tool-result' || inMiddle.has(source.message)) continue;
-      const message = messages[source.message]!;
-      const part = message.parts[source.part]!;
-      if (part.type !== 'tool-result') continue;
-      pieces.push({
-        messageId: message.id,
-        kind: 'tool-result',
-        content: part.output,
-        sha256: sha256Hex(part.output),
-        originalTokens: tokens.countText(part.output),
-      });
+      const piece = headers.get(source)!.piece;
+      if (piece) pieces.push(piece);
     }
     const reducedById = new Map<string, Message>();
     for (const turn of middle.keys()) {
@@ -333,6 +316,8 @@ interface Header {
   readonly text: string;
   readonly inline: boolean;
   readonly tokens: number;
+  /** The tool output the header names, saved on its own under the reference it shows. */
+  readonly piece?: FoldedPiece;
 }
 
 function digestMessage(messages: readonly Message[], run: Run, text: string): Message {

@@ -2,7 +2,7 @@ import type { Message } from '@ollm/core';
 import { argumentStrings } from '../identifiers/visible-text.js';
 import { extractIdentifiers } from '../identifiers/extract-identifiers.js';
 import { normalizeLine } from '../lines/line-kinds.js';
-import type { LineSource, SourceLine } from '../lines/source-lines.js';
+import { sourcesOf, type LineSource, type SourceLine } from '../lines/source-lines.js';
 import { nameWeight, type ConversationNames } from '../names/conversation-names.js';
 
 /** A line a compaction may keep verbatim, with what keeping it is worth. */
@@ -27,15 +27,45 @@ const QUOTE_MINIMUM = 15;
 const NEIGHBOUR_LINES = 3;
 const NEIGHBOUR_SHARE = 0.5;
 
+/**
+ * What the worth of lines reads of the whole conversation, whatever the window: read once per
+ * compaction and shared by its every attempt.
+ */
+export interface LineContext {
+  /** The paths each call names, by call id. */
+  readonly byCall: ReadonlyMap<string, readonly string[]>;
+  /** Where each path was last named by a call of the agent's. */
+  readonly lastCalled: ReadonlyMap<string, number>;
+  /** Lines the agent wrote itself, normalised. */
+  readonly quoted: ReadonlySet<string>;
+  /** The line sources of the message at `position` (read once, the same objects every time). */
+  sourcesAt(position: number): readonly LineSource[];
+}
+
+/** The context of `messages`; `chat`: prose is read by sentence (long chats). */
+export function lineContext(messages: readonly Message[], chat: boolean): LineContext {
+  const { byCall, lastCalled } = callPaths(messages);
+  const sources = new Map<number, LineSource[]>();
+  return {
+    byCall,
+    lastCalled,
+    quoted: agentLines(messages),
+    sourcesAt(position) {
+      let found = sources.get(position);
+      if (!found) sources.set(position, (found = sourcesOf(messages[position]!, position, chat)));
+      return found;
+    },
+  };
+}
+
 export interface ValueInputs {
   readonly messages: readonly Message[];
   readonly names: ConversationNames;
-  /** All line sources of the conversation's editable messages, by message position. */
+  readonly context: LineContext;
+  /** The line sources of the folded and reduced messages: the candidates. */
   readonly sources: readonly LineSource[];
   /** True for a message kept whole (fixed, or in the recent window): its lines are in view. */
   readonly visible: (position: number) => boolean;
-  /** Sources of fixed messages the compaction does not read (tool results inside user messages): lines in view. */
-  readonly visibleText: readonly string[];
   /** Long chats: prose is the content, valued by its words. */
   readonly chat: boolean;
 }
@@ -121,33 +151,21 @@ export function candidateValues(inputs: ValueInputs): Candidate[] {
   const count = messages.length;
   const covered = new Set<string>();
   const seen = new Set<string>();
-  for (const text of inputs.visibleText) for (const line of text.split('\n')) seen.add(normalizeLine(line));
-  const { byCall, lastCalled } = callPaths(messages);
-  const quoted = agentLines(messages);
+  const { byCall, lastCalled, quoted } = inputs.context;
   // How often each line was shown: a line the agent looked at again and again is one it works on.
   const shown = new Map<string, number>();
   for (const source of inputs.sources)
     for (const line of source.lines) if (source.origin === 'tool-result') shown.set(line.normalized, (shown.get(line.normalized) ?? 0) + 1);
-  messages.forEach((message, position) => {
-    if (!visible(position)) return;
-    for (const part of message.parts)
-      if (part.type === 'tool-result')
-        for (const raw of part.output.split('\n')) {
-          const normalized = normalizeLine(raw);
-          if (shown.has(normalized)) shown.set(normalized, shown.get(normalized)! + 1);
-        }
-  });
   const chat = inputs.chat ? chatValues(inputs.sources.filter((source) => source.origin === 'text')) : undefined;
-
-  // Visible messages' tool outputs first: their names and lines are in view whatever is chosen.
-  messages.forEach((message, position) => {
+  // Visible messages' tool outputs: their names and lines are in view whatever is chosen.
+  messages.forEach((_, position) => {
     if (!visible(position)) return;
-    for (const part of message.parts) {
-      if (part.type !== 'tool-result') continue;
-      for (const raw of part.output.split('\n')) {
-        const normalized = normalizeLine(raw);
-        seen.add(normalized);
-        if (normalized.length <= 240) for (const name of extractIdentifiers(raw).keys()) covered.add(name);
+    for (const source of inputs.context.sourcesAt(position)) {
+      if (source.origin !== 'tool-result') continue;
+      for (const line of source.lines) {
+        seen.add(line.normalized);
+        if (shown.has(line.normalized)) shown.set(line.normalized, shown.get(line.normalized)! + 1);
+        if (line.normalized.length <= 240) for (const name of line.names) covered.add(name);
       }
     }
   });

@@ -1,15 +1,12 @@
 import { sha256Hex, type Message, type MessagePart, type TokenCounting, type ToolCallPart } from '@ollm/core';
-import type { FoldedPiece } from '../plan/folded-piece.js';
+import { foldedPiece, REFERENCE_LENGTH, referenceTag, type FoldedPiece } from '../plan/folded-piece.js';
 import { exitStatus } from './call-label.js';
-
-/** `[ollm fold 1a2b3c4d5e6f]` for a piece's sha256. */
-const tag = (sha256: string) => `[ollm fold ${sha256.slice(0, 12)}]`;
 
 /** The first line of a reduced tool output: its reference, its size and exit status. */
 export function reducedOutputHead(output: string, sha256: string): string {
   const lines = output.split('\n').length;
   const status = exitStatus(output);
-  return `${tag(sha256)} ${lines} lines${status !== undefined ? `, exit ${status}` : ''}`;
+  return `${referenceTag(sha256)} ${lines} lines${status !== undefined ? `, exit ${status}` : ''}`;
 }
 
 /**
@@ -24,7 +21,7 @@ export function shortenedArgument(value: string, sha256: string, characters: num
   const omitted = lines.length - 1 - (last === undefined ? 0 : 1);
   return [
     first,
-    `${tag(sha256)} ${omitted} more line${omitted === 1 ? '' : 's'} (the whole argument: ollm recover ${sha256.slice(0, 12)})`,
+    `${referenceTag(sha256)} ${omitted} more line${omitted === 1 ? '' : 's'} (the whole argument: ollm recover ${sha256.slice(0, REFERENCE_LENGTH)})`,
     ...(last === undefined ? [] : [last]),
   ].join('\n');
 }
@@ -70,7 +67,7 @@ export function reduceTurn(messages: readonly Message[], positions: readonly num
     const parts: MessagePart[] = [];
     message.parts.forEach((part, index) => {
       if (part.type === 'reasoning') {
-        pieces.push(piece(message.id, 'reasoning', part.text, options.tokens));
+        pieces.push(foldedPiece(message.id, 'reasoning', part.text, options.tokens));
         return;
       }
       if (part.type === 'tool-call') {
@@ -86,7 +83,7 @@ export function reduceTurn(messages: readonly Message[], positions: readonly num
           parts.push(part);
           return;
         }
-        pieces.push({ messageId: message.id, kind: 'tool-result', content: part.output, sha256, originalTokens: options.tokens.countText(part.output) });
+        pieces.push(foldedPiece(message.id, 'tool-result', part.output, options.tokens, sha256));
         parts.push({ ...part, output });
         return;
       }
@@ -99,15 +96,11 @@ export function reduceTurn(messages: readonly Message[], positions: readonly num
   return { messages: out, pieces };
 }
 
-function piece(messageId: string, kind: string, content: string, tokens: TokenCounting): FoldedPiece {
-  return { messageId, kind, content, sha256: sha256Hex(content), originalTokens: tokens.countText(content) };
-}
-
 function shortenCall(part: ToolCallPart, messageId: string, pieces: FoldedPiece[], options: ReduceOptions): ToolCallPart {
   let changed = false;
   const longEnough = (text: string) => text.length > options.minCallTokens && options.tokens.countText(text) > options.minCallTokens;
   const shorten = (text: string) => {
-    const saved = piece(messageId, 'tool-call-arguments', text, options.tokens);
+    const saved = foldedPiece(messageId, 'tool-call-arguments', text, options.tokens);
     const short = shortenedArgument(text, saved.sha256, options.lineCharacters);
     if (options.tokens.countText(short) >= saved.originalTokens) return text;
     pieces.push(saved);

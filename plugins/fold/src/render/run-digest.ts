@@ -1,4 +1,5 @@
 import { sha256Hex, type Message } from '@ollm/core';
+import { referenceTag } from '../plan/folded-piece.js';
 import type { Candidate } from '../plan/line-values.js';
 import { callFor, callLabel, exitStatus } from './call-label.js';
 
@@ -10,8 +11,15 @@ export interface SourceExcerpt {
   readonly inline: boolean;
 }
 
-/** The header a source's kept lines stand under: `$ command [exit 1]`, or who said it. */
-export function sourceHeader(messages: readonly Message[], candidate: Candidate, characters: number): { text: string; inline: boolean } {
+/**
+ * The header a source's kept lines stand under: `$ command [exit 1] [ollm fold <reference of the
+ * output>]`, or who said it; for a tool output, the output and the sha256 its reference shows.
+ */
+export function sourceHeader(
+  messages: readonly Message[],
+  candidate: Candidate,
+  characters: number,
+): { text: string; inline: boolean; output?: { readonly text: string; readonly sha256: string } } {
   const { source } = candidate;
   const message = messages[source.message]!;
   if (source.origin === 'text') return { text: `${message.name ?? message.role}:`, inline: true };
@@ -19,9 +27,11 @@ export function sourceHeader(messages: readonly Message[], candidate: Candidate,
   if (part.type !== 'tool-result') return { text: '$', inline: false };
   const call = callFor(messages, source.message, part.callId);
   const status = exitStatus(part.output);
+  const sha256 = sha256Hex(part.output);
   return {
-    text: `$ ${call ? callLabel(call, characters) : (part.name ?? 'tool')}${status !== undefined && status !== 0 ? ` [exit ${status}]` : ''} [ollm fold ${sha256Hex(part.output).slice(0, 12)}]`,
+    text: `$ ${call ? callLabel(call, characters) : (part.name ?? 'tool')}${status !== undefined && status !== 0 ? ` [exit ${status}]` : ''} ${referenceTag(sha256)}`,
     inline: false,
+    output: { text: part.output, sha256 },
   };
 }
 
