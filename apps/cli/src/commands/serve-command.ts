@@ -48,7 +48,7 @@ export const serveCommand = defineCommand((command: Command, context: CommandCon
     .option('--logdir <dir>', 'where removed content is saved (default: $OLLM_HOME or ~/.ollm)')
     .option(
       '--provider-option <provider.key=value>',
-      "a provider's own option, over config providerOptions (repeatable; the value is JSON or text), e.g. fold.keepRecentTurns=4",
+      "a provider's own option, over config providerOptions (repeatable; the value is JSON or text), e.g. fold.recentShare=50",
       collectProviderOption,
     )
     .addHelpText(
