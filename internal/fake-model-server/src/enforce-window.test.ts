@@ -36,3 +36,24 @@ describe('enforceWindow', () => {
     expect(await response.text()).toBe(server.requests[0]!.responseBody);
   });
 });
+
+describe('truncateOverWindow', () => {
+  it('drops the oldest messages after the system prompt, silently, and reports the cut prompt', async () => {
+    server = await startFakeModelServer({ models: [{ name: 'm', contextLength: 1000 }], truncateOverWindow: true });
+    const messages = [
+      { role: 'system', content: 'system prompt' },
+      { role: 'user', content: `first ${words(500)}` },
+      { role: 'assistant', content: 'ok' },
+      { role: 'user', content: `second ${words(300)}` },
+    ];
+    const response = await fetch(`${server.url}/api/chat`, { method: 'POST', body: JSON.stringify({ model: 'm', stream: false, messages }) });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { prompt_eval_count: number };
+    expect(body.prompt_eval_count).toBeLessThanOrEqual(1000);
+    expect(server.requests[0]!.promptTokens).toBeGreaterThan(1000);
+    expect(server.requests[0]!.truncated).toBe(true);
+    const fits = await fetch(`${server.url}/api/chat`, { method: 'POST', body: JSON.stringify({ model: 'm', stream: false, messages: messages.slice(2) }) });
+    expect(((await fits.json()) as { prompt_eval_count: number }).prompt_eval_count).toBe(server.requests[1]!.promptTokens);
+    expect(server.requests[1]!.truncated).toBeUndefined();
+  });
+});

@@ -65,6 +65,12 @@ export interface FakeModelServerOptions {
    * vLLM and OpenAI answer (`context_length_exceeded`), instead of answering it. Default false.
    */
   readonly enforceWindow?: boolean;
+  /**
+   * Answer a chat over the window as Ollama does instead (unless `enforceWindow`): the oldest
+   * messages after the system prompt are dropped, silently, until the prompt fits, and the prompt
+   * size reported is the cut one (at most the window). Default false.
+   */
+  readonly truncateOverWindow?: boolean;
 }
 
 export interface FakeModelServer {
@@ -260,7 +266,19 @@ export async function startFakeModelServer(options: FakeModelServerOptions = {})
         sendJson(response, 404, errorBody(protocol, 404, `model "${exchange.model}" not found, try pulling it first`));
         return;
       }
-      const reportedPromptTokens = Math.round(promptTokens * (options.reportedPromptTokenScale ?? 1));
+      const scale = options.reportedPromptTokenScale ?? 1;
+      let reportedPromptTokens = Math.round(promptTokens * scale);
+      let replyMessages = messages;
+      const window = windowOf(exchange, record);
+      if (options.truncateOverWindow && !options.enforceWindow && window !== undefined && reportedPromptTokens > window) {
+        // Ollama's silent cut: the oldest messages after the system prompt go until it fits.
+        const kept = [...messages];
+        const first = kept.findIndex((message) => message.role !== 'system');
+        while (kept.length > first + 1 && Math.round(counter.countMessages(kept) * scale) > window) kept.splice(first, 1);
+        replyMessages = kept;
+        reportedPromptTokens = Math.min(window, Math.round(counter.countMessages(kept) * scale));
+        (entry as { truncated?: boolean }).truncated = true;
+      }
       // The server's own count decides, as a server with another tokenizer counts.
       const refusal = options.enforceWindow ? windowRefusal(exchange, record, reportedPromptTokens) : undefined;
       if (refusal) {
@@ -280,7 +298,7 @@ export async function startFakeModelServer(options: FakeModelServerOptions = {})
       const chatRequest: FakeChatRequest = {
         protocol,
         model: exchange.model,
-        messages,
+        messages: replyMessages,
         toolNames: toolNamesOf(record['tools']),
         ...(exchange.maxTokens !== undefined ? { maxTokens: exchange.maxTokens } : {}),
       };
@@ -321,15 +339,21 @@ export async function startFakeModelServer(options: FakeModelServerOptions = {})
 
   /** Why a chat does not fit its model's window, or undefined when it does. */
   function windowRefusal(exchange: ChatExchange, record: Record<string, unknown>, promptTokens: number): string | undefined {
+    const window = windowOf(exchange, record);
+    if (window === undefined) return undefined;
+    const requested = promptTokens + (exchange.maxTokens ?? 0);
+    if (requested <= window) return undefined;
+    return `This model's maximum context length is ${window} tokens. However, you requested ${requested} tokens (${promptTokens} in the messages, ${exchange.maxTokens ?? 0} in the completion). Please reduce the length of the messages or completion.`;
+  }
+
+  /** The window a chat runs with: the model's (as served), or Ollama's `num_ctx` when smaller; undefined when the model has none. */
+  function windowOf(exchange: ChatExchange, record: Record<string, unknown>): number | undefined {
     const model = findModel(exchange.model);
     const served = model?.loadedContextLength ?? model?.contextLength;
     if (served === undefined) return undefined;
     const requestOptions = record['options'];
     const numCtx = typeof requestOptions === 'object' && requestOptions !== null ? (requestOptions as Record<string, unknown>)['num_ctx'] : undefined;
-    const window = typeof numCtx === 'number' && numCtx > 0 ? Math.min(numCtx, served) : served;
-    const requested = promptTokens + (exchange.maxTokens ?? 0);
-    if (requested <= window) return undefined;
-    return `This model's maximum context length is ${window} tokens. However, you requested ${requested} tokens (${promptTokens} in the messages, ${exchange.maxTokens ?? 0} in the completion). Please reduce the length of the messages or completion.`;
+    return typeof numCtx === 'number' && numCtx > 0 ? Math.min(numCtx, served) : served;
   }
 
   async function writeRendered(response: ServerResponse, rendered: RenderedBody, fault: Fault | undefined, stream: boolean): Promise<void> {

@@ -20,6 +20,8 @@ export interface RecordedRequest {
   readonly maxTokens?: number;
   /** The body of a chat reply as written, chunks joined (set once it is sent; not for faults). */
   readonly responseBody?: string;
+  /** Set when `truncateOverWindow` cut the prompt before answering (Ollama's silent truncation). */
+  readonly truncated?: boolean;
   /** The fault applied to this request, if any. */
   readonly fault?: FaultKind;
 }

@@ -1,4 +1,5 @@
 import {
+  checkMessageShape,
   formatInteger,
   InvalidTranscriptError,
   readRemovedEntry,
@@ -11,21 +12,36 @@ import {
   type TokenCounter,
 } from '@ollm/core';
 import { join } from 'node:path';
-import { compactSpan, createWindowGuardProvider, DEFAULT_SPAN_TARGET_SHARE, resolveReplyReserve } from '@ollm/runtime';
+import { compactSpan, createWindowGuardProvider, resolveReplyReserve, spanTarget } from '@ollm/runtime';
 import { readWireMessages, type WireFormat } from '@ollm/transcripts';
 import type { ModelWindow } from '../upstream/model-windows.js';
 import type { CachedCompaction, ProxyStore } from '../store/proxy-store.js';
+import { leadingMessages, verbatimStart } from './compaction-split.js';
 import { prefixKeys } from './prefix-keys.js';
 import { SingleFlight } from './single-flight.js';
 import { requestTooLarge } from './request-too-large.js';
 
-/** Share of the budget a compaction aims for, so the turns that follow fit without compacting again. */
-export const DEFAULT_TARGET_SHARE = DEFAULT_SPAN_TARGET_SHARE;
+/**
+ * Share of the budget a compaction aims for, so the turns that follow fit without compacting
+ * again: lower than the runtime's (0.7), because every compaction rewrites part of the prompt and
+ * a local server then processes that part again; compacting in larger steps, less often, keeps its
+ * prompt cache longer (the prompt-cache measure in docs/benchmarks.md).
+ */
+export const DEFAULT_TARGET_SHARE = 0.5;
 /** How long one proxy may hold a conversation's compaction before another takes it over. */
 export const COMPACTION_LOCK_MS = 120_000;
 const LOCK_POLL_MS = 25;
 /** Prefix keys asked for per store round trip, longest first. */
 const LOOKUP_CHUNK = 32;
+/**
+ * A compaction again keeps what the last one wrote byte for byte (so a local server's prompt cache
+ * still holds it) while that part is at most this share of the target; past it, everything is compacted anew.
+ */
+export const KEPT_HEAD_SHARE = 0.75;
+/** Messages before the verbatim end the kept part may stop at, so the part compacted again starts a turn (a call, not its result). */
+const HEAD_SEARCH = 4;
+/** Messages back from the end the newest turn is looked for in (a call with this many results at most). */
+const NEWEST_TURN_SEARCH = 16;
 const BODY_LABEL = 'request body';
 
 export interface RequestCompactorOptions {
@@ -91,11 +107,18 @@ export interface RequestReport {
   readonly references: readonly string[];
   /** Pieces this request's compaction removed (0 unless `compacted`). */
   readonly removedNow: number;
+  /**
+   * Messages at the start of a compaction that the previous compaction sent the same, byte for
+   * byte (0 unless `compacted` kept them): a local server's prompt cache still holds them.
+   */
+  readonly keptMessages: number;
   readonly note?: string;
   /** The reply limit the request set, when the proxy sent a smaller one (what the window leaves). */
   readonly replyLimitAsked?: number;
   /** The reply limit the proxy sent instead. */
   readonly replyLimitSent?: number;
+  /** Set once the response came: the prompt size the server reported says it cut the prompt (Ollama's silent truncation). */
+  readonly serverCut?: boolean;
 }
 
 export interface PreparedChat {
@@ -110,6 +133,7 @@ interface CompactionOutcome {
   readonly entry: CachedCompaction;
   readonly processedTokens: number;
   readonly removedNow: number;
+  readonly keptMessages: number;
 }
 
 /**
@@ -188,6 +212,7 @@ export class RequestCompactor {
             reusedMessages: reused.coveredMessages,
             processedTokens: 0,
             removedNow: 0,
+            keptMessages: 0,
             newSpanTokens,
             stages: reused.stages,
             references: reused.references,
@@ -209,6 +234,7 @@ export class RequestCompactor {
         reusedMessages: reused?.coveredMessages ?? 0,
         processedTokens: outcome.processedTokens,
         removedNow: outcome.removedNow,
+        keptMessages: outcome.keptMessages,
         newSpanTokens,
         stages: outcome.entry.stages,
         references: outcome.entry.references,
@@ -264,11 +290,11 @@ export class RequestCompactor {
       const [entry] = await store.getCompactions([key]);
       if (entry) {
         await release();
-        return { entry, processedTokens: 0, removedNow: 0 };
+        return { entry, processedTokens: 0, removedNow: 0, keptMessages: 0 };
       }
     } else {
       const waited = await this.#waitForEntry(key, work.request.signal);
-      if (waited.entry) return { entry: waited.entry, processedTokens: 0, removedNow: 0 };
+      if (waited.entry) return { entry: waited.entry, processedTokens: 0, removedNow: 0, keptMessages: 0 };
       // The holder gave up or died: compact here after all (under the lock, when this proxy got it).
       release = waited.release;
     }
@@ -309,17 +335,109 @@ export class RequestCompactor {
   }
 
   async #compact(work: CompactionWork): Promise<CompactionOutcome> {
+    if (work.reused) {
+      const kept = await this.#compactAfterHead(work, work.reused);
+      if (kept) return kept;
+    }
+    return this.#compactWhole(work);
+  }
+
+  /**
+   * Compacts only what the last compaction kept verbatim and the new span, after what it wrote:
+   * that part (its digests, its reduced turns) stays byte for byte what the previous requests
+   * sent, so a local server reuses its prompt cache for it instead of processing the whole prompt
+   * again. Undefined when that part is too large a share of the target, or the result would not
+   * be a valid conversation under the budget: then everything is compacted anew.
+   */
+  async #compactAfterHead(work: CompactionWork, reused: CachedCompaction): Promise<CompactionOutcome | undefined> {
+    const { request, tail, budget } = work;
+    const { tokens, shape } = this.#options;
+    const leading = reused.messages.slice(0, leadingMessages(reused.messages, request.messages));
+    const target = spanTarget(budget, this.#targetShare());
+    const count = (messages: readonly unknown[]) => tokens.countMessages(readWireMessages(request.format, messages, BODY_LABEL).messages);
+    const newest = this.#newestTurn(request, leading, tail);
+    if (!newest) return undefined;
+    let leadingTokens: number;
+    try {
+      leadingTokens = count(leading);
+    } catch (error) {
+      if (!InvalidTranscriptError.isInstance(error)) throw error;
+      return undefined;
+    }
+    // What the last compaction wrote (up to what it kept verbatim) is kept; what it kept verbatim
+    // and the new span are compacted after it. It may stop a few messages earlier, so that the
+    // part compacted again starts a turn (a call, not its result).
+    const verbatim = verbatimStart(reused.messages, request.messages, reused.coveredMessages);
+    const last = Math.min(verbatim, reused.messages.length - 1);
+    for (let end = last; end > Math.max(leading.length, last - HEAD_SEARCH); end -= 1) {
+      const head = reused.messages.slice(0, end);
+      let headTokens: number;
+      let part;
+      try {
+        headTokens = count(head) - leadingTokens;
+        if (headTokens > target * KEPT_HEAD_SHARE) return undefined;
+        part = readWireMessages(
+          request.format,
+          [...leading, ...reused.messages.slice(end), ...tail.slice(0, tail.length - newest.messages.length)],
+          BODY_LABEL,
+        );
+      } catch (error) {
+        if (!InvalidTranscriptError.isInstance(error)) throw error;
+        continue;
+      }
+      const partTarget = target - headTokens - newest.tokens;
+      if (partTarget <= leadingTokens) return undefined;
+      const outcome = await this.#compactMessages(work, part, partTarget, 1);
+      const written = outcome.written;
+      if (!leading.every((message, index) => JSON.stringify(message) === JSON.stringify(written[index]))) return undefined;
+      const messages = [...head, ...written.slice(leading.length), ...newest.messages];
+      const read = readWireMessages(request.format, messages, BODY_LABEL).messages;
+      const tokensAfter = tokens.countMessages(read);
+      if (tokensAfter > budget || checkMessageShape(read, shape).length > 0) return undefined;
+      return this.#outcome(work, { ...outcome, messages, tokensAfter }, head.length);
+    }
+    return undefined;
+  }
+
+  /**
+   * The request's newest turn (its last messages from the last call or message that starts one:
+   * a call with its results, or the user's message), with its tokens; undefined when there is
+   * none within the new span.
+   */
+  #newestTurn(request: ChatRequest, leading: readonly unknown[], tail: readonly unknown[]): { messages: readonly unknown[]; tokens: number } | undefined {
+    const { tokens } = this.#options;
+    for (let start = tail.length - 1; start >= 0 && start >= tail.length - NEWEST_TURN_SEARCH; start -= 1) {
+      const messages = tail.slice(start);
+      try {
+        const read = readWireMessages(request.format, [...leading, ...messages], BODY_LABEL).messages;
+        return { messages, tokens: tokens.countMessages(read) - tokens.countMessages(readWireMessages(request.format, leading, BODY_LABEL).messages) };
+      } catch (error) {
+        if (!InvalidTranscriptError.isInstance(error)) throw error;
+      }
+    }
+    return undefined;
+  }
+
+  async #compactWhole(work: CompactionWork): Promise<CompactionOutcome> {
     const { request, reused, tail, budget } = work;
-    const { tokens, logdir, store, stages, logger, model, providerOptions, shape } = this.#options;
     const input = reused ? [...reused.messages, ...tail] : [...request.messages];
-    const wire = readWireMessages(request.format, input, BODY_LABEL);
+    const outcome = await this.#compactMessages(work, readWireMessages(request.format, input, BODY_LABEL), budget, this.#targetShare());
+    if (outcome.tokensAfter > budget)
+      throw requestTooLarge({ ...work.base, after: outcome.tokensAfter, reason: 'system, user and pinned messages alone are over it' });
+    return this.#outcome(work, { ...outcome, messages: outcome.written }, 0);
+  }
+
+  /** The pipeline over `wire`'s messages to `targetShare` of `budget`; what it removed saved where every proxy finds it. */
+  async #compactMessages(work: CompactionWork, wire: ReturnType<typeof readWireMessages>, budget: number, targetShare: number): Promise<CompactedPart> {
+    const { request, reused } = work;
+    const { tokens, logdir, store, stages, logger, model, providerOptions, shape } = this.#options;
     const processedTokens = tokens.countMessages(wire.messages);
     const done = await compactSpan({
       messages: wire.messages,
       stages,
       guard: this.#guard,
       budget,
-      targetShare: this.#targetShare(),
+      targetShare,
       tokens,
       shape,
       logger,
@@ -330,20 +448,30 @@ export class RequestCompactor {
       ...(reused ? { previous: reused } : {}),
       warningPrefix: 'ollm serve: ',
     });
-    const { tokensAfter } = done;
-    if (tokensAfter > budget) throw requestTooLarge({ ...work.base, after: tokensAfter, reason: 'system, user and pinned messages alone are over it' });
     if (store.kind !== 'files') await this.#mirrorRemoved(done.removed, logdir);
     return {
-      entry: {
-        coveredMessages: request.messages.length,
-        messages: wire.write(done.messages),
-        tokensBefore: work.tokensBefore,
-        tokensAfter,
-        stages: [...done.stages],
-        references: [...done.references],
-      },
+      written: wire.write(done.messages),
+      tokensAfter: done.tokensAfter,
+      stages: done.stages,
+      references: done.references,
+      removed: done.removed.length,
       processedTokens,
-      removedNow: done.removed.length,
+    };
+  }
+
+  #outcome(work: CompactionWork, part: CompactedPart & { readonly messages: readonly unknown[] }, keptMessages: number): CompactionOutcome {
+    return {
+      entry: {
+        coveredMessages: work.request.messages.length,
+        messages: [...part.messages],
+        tokensBefore: work.tokensBefore,
+        tokensAfter: part.tokensAfter,
+        stages: [...part.stages],
+        references: [...part.references],
+      },
+      processedTokens: part.processedTokens,
+      removedNow: part.removed,
+      keptMessages,
     };
   }
 
@@ -371,6 +499,16 @@ interface CompactionWork {
   readonly base: Omit<Parameters<typeof requestTooLarge>[0], 'reason' | 'after'>;
 }
 
+/** What the pipeline made of the messages it was given, written back in the request's format. */
+interface CompactedPart {
+  readonly written: readonly unknown[];
+  readonly tokensAfter: number;
+  readonly stages: readonly string[];
+  readonly references: readonly string[];
+  readonly removed: number;
+  readonly processedTokens: number;
+}
+
 function unchanged(tokens: number): Omit<RequestReport, 'model' | 'window' | 'windowSource' | 'reserve' | 'budget' | 'toolsTokens' | 'calibration'> {
   return {
     tokensBefore: tokens,
@@ -379,6 +517,7 @@ function unchanged(tokens: number): Omit<RequestReport, 'model' | 'window' | 'wi
     reusedMessages: 0,
     processedTokens: 0,
     removedNow: 0,
+    keptMessages: 0,
     newSpanTokens: tokens,
     stages: [],
     references: [],

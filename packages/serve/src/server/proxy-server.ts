@@ -25,6 +25,7 @@ import { createUpstreamAgents, forwardRequest, responseHeaders } from '../upstre
 import { ModelWindows } from '../upstream/model-windows.js';
 import { watchReportedPromptTokens } from '../upstream/reported-prompt-tokens.js';
 import { readUpstreamOverflow } from '../upstream/upstream-overflow.js';
+import { reportedCutPrompt } from '../upstream/silent-truncation.js';
 import { parseUpstream, type UpstreamApi } from '../upstream/upstream.js';
 import { ProxyError } from '../upstream/upstream-errors.js';
 import { ANTHROPIC_DIALECT, chatDialectFor, OLLAMA_DIALECT, OPENAI_DIALECT, RESPONSES_DIALECT, type ChatDialect } from './chat-dialect.js';
@@ -111,8 +112,13 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Pro
     return calibration;
   };
   let warnedStateful = false;
-  // Per model: how much more than the estimate the upstream counted when it refused a prompt as over its window.
-  const overflowFactors = new Map<string, number>();
+  const warnedCut = new Set<string>();
+  // Per model: the least the estimate may be (server count / ollm's count), from what the upstream showed
+  // beyond its reported sizes: a refusal as over its window, a prompt it cut.
+  const estimateFloors = new Map<string, number>();
+  const estimateOf = (model: string): number => Math.min(CALIBRATION_CEILING, Math.max(calibrationOf(model).ratio, estimateFloors.get(model) ?? 1));
+  const raiseFloor = (model: string, floor: number) =>
+    estimateFloors.set(model, Math.min(CALIBRATION_CEILING, Math.max(estimateFloors.get(model) ?? 1, floor)));
   const app = Fastify({ logger: false, bodyLimit: MAX_TRANSCRIPT_BYTES, forceCloseConnections: true });
   // Bodies stay bytes: what is not a chat goes upstream exactly as it came.
   app.removeAllContentTypeParsers();
@@ -174,7 +180,7 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Pro
               body: chat.body,
               messages: chat.messages,
               window,
-              calibration: Math.min(CALIBRATION_CEILING, calibrationOf(chat.model).ratio * (overflowFactors.get(chat.model) ?? 1)),
+              calibration: estimateOf(chat.model),
               signal: controller.signal,
               ...(chat.replyLimit !== undefined ? { replyLimit: chat.replyLimit } : {}),
             });
@@ -197,8 +203,10 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Pro
         const overflow = readUpstreamOverflow(response.statusCode, refused.toString('utf8'));
         if (overflow) {
           const sent = report.tokensAfter + report.toolsTokens;
-          const factor = overflow.promptTokens !== undefined && overflow.promptTokens > sent ? (overflow.promptTokens / sent) * 1.02 : 1.15;
-          overflowFactors.set(report.model, Math.min(CALIBRATION_CEILING, (overflowFactors.get(report.model) ?? 1) * factor));
+          raiseFloor(
+            report.model,
+            overflow.promptTokens !== undefined && overflow.promptTokens > sent ? (overflow.promptTokens / sent) * 1.02 : report.calibration * 1.15,
+          );
           logger.warn(
             `ollm serve: the upstream refused ${report.model}'s prompt as over its window (${overflow.promptTokens !== undefined ? `it counted ${formatInteger(overflow.promptTokens)} tokens, ollm ${formatInteger(sent)}` : 'no count given'}); compacting to a lower estimate and trying once more`,
           );
@@ -211,7 +219,20 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Pro
       if (report) {
         const promptTokens = reported?.();
         if (promptTokens !== undefined && response.statusCode === 200 && report.action !== 'unread') {
-          calibrationOf(report.model).record(report.tokensAfter + report.toolsTokens, promptTokens);
+          const sent = report.tokensAfter + report.toolsTokens;
+          if (reportedCutPrompt({ reported: promptTokens, sent, estimate: Math.ceil(sent * report.calibration), window: report.window })) {
+            // Ollama's silent truncation: the size is of what it kept, not of what was sent. Never
+            // learnt from as a count; the server counted about the window or more for what was
+            // sent, so the estimate goes above that, and the next requests are compacted to it.
+            report = { ...report, serverCut: true };
+            raiseFloor(report.model, Math.max((report.window / sent) * 1.05, report.calibration * 1.15));
+            if (!warnedCut.has(report.model)) {
+              warnedCut.add(report.model);
+              logger.warn(
+                `ollm serve: ${upstream.display} reported ${formatInteger(promptTokens)} prompt tokens for ${report.model}, at its ${formatInteger(report.window)}-token window, for a prompt of ${formatInteger(sent)} by ollm's count: the server counts more than ollm estimated and may have cut the prompt (Ollama drops the oldest messages silently). Not learnt from as a count; the next requests are compacted to a higher estimate${report.windowSource === 'flag' ? '' : ' (if the server runs a smaller window than ollm assumes, set --window)'}`,
+              );
+            }
+          } else calibrationOf(report.model).record(sent, promptTokens);
         }
         const timeMs = performance.now() - started;
         const line = contextLogLine(request.method, pathname, report, timeMs);
