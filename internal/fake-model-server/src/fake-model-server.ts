@@ -9,6 +9,7 @@ import { FaultQueue } from './fault.js';
 import { readBody, sendJson, writeChunks } from './http-io.js';
 import {
   ollamaError,
+  ollamaPs,
   ollamaShow,
   ollamaTags,
   parseOllamaChat,
@@ -100,6 +101,7 @@ const ROUTES: Record<string, Route> = {
   '/api/chat': { protocol: 'ollama', method: 'POST', chat: true },
   '/api/tags': { protocol: 'ollama', method: 'GET' },
   '/api/show': { protocol: 'ollama', method: 'POST' },
+  '/api/ps': { protocol: 'ollama', method: 'GET' },
   '/v1/chat/completions': { protocol: 'openai', method: 'POST', chat: true },
   '/v1/messages': { protocol: 'anthropic', method: 'POST', chat: true },
   '/v1/responses': { protocol: 'openai-responses', method: 'POST', chat: true },
@@ -127,6 +129,8 @@ export async function startFakeModelServer(options: FakeModelServerOptions = {})
   const faults = new FaultQueue();
   const hanging = new Set<ServerResponse>();
   let completionNumber = 0;
+  // Models that answered a chat, as Ollama keeps them loaded (`/api/ps`).
+  const loaded = new Set<string>();
   let toolCallNumber = 0;
   let resumeTimer: NodeJS.Timeout | undefined;
   let closing: Promise<void> | undefined;
@@ -295,6 +299,7 @@ export async function startFakeModelServer(options: FakeModelServerOptions = {})
         );
         return;
       }
+      loaded.add(exchange.model);
       const chatRequest: FakeChatRequest = {
         protocol,
         model: exchange.model,
@@ -323,6 +328,7 @@ export async function startFakeModelServer(options: FakeModelServerOptions = {})
       return;
     }
     if (path === '/api/tags') return sendJson(response, 200, ollamaTags(models));
+    if (path === '/api/ps') return sendJson(response, 200, ollamaPs(models.filter((model) => loaded.has(model.name))));
     if (path === '/v1/models') return sendJson(response, 200, openAIModels(models, options.openAIContextShape));
     if (path === PROPS_PATH) return sendJson(response, 200, llamaServerProps(models[0] ?? { name: 'model' }));
     if (path.startsWith(MODEL_PATH_PREFIX)) {

@@ -65,9 +65,19 @@ describe('createOllamaModel', () => {
     expect(result.usage.inputTokens).toBe(server.requests[0]!.promptTokens);
   });
 
-  it('describes the model from /api/show', async () => {
-    expect(await model({ numCtx: 4096 }).describe()).toEqual({ contextLength: 4096, parameterSize: '8.0B' });
-    expect(await model({ numCtx: 65536 }).describe()).toEqual({ contextLength: 8192, parameterSize: '8.0B' });
+  it('describes the model from /api/show, and from /api/ps the window it is loaded with once it is', async () => {
+    const expected = { contextLength: 4096, trainedContextLength: 8192, parameterSize: '8.0B' };
+    const fresh = await startFakeModelServer();
+    try {
+      // Not loaded yet: /api/ps does not list it.
+      expect(await createOllamaModel({ host: fresh.url, model: 'fake-llama:8b', numCtx: 4096, maxRetries: 0 }).describe()).toEqual(expected);
+    } finally {
+      await fresh.close();
+    }
+    expect(await model({ numCtx: 65536 }).describe()).toMatchObject({ ...expected, contextLength: 8192 });
+    await model().complete({ messages });
+    // The fake server loads a model with Ollama's default window (4,096, under its trained 8,192).
+    expect(await model({ numCtx: 4096 }).describe()).toEqual({ ...expected, loadedContextLength: 4096 });
   });
 
   it('lists models, also through the provider', async () => {

@@ -36,10 +36,24 @@ export interface OllamaModelSummary {
   readonly size?: number;
 }
 
+/** What Ollama says of a model (`/api/show`, and `/api/ps` when it is loaded). */
+export interface OllamaModelDescription {
+  /** The window a request with this client's `num_ctx` runs with: that, capped by the trained length. */
+  readonly contextLength?: number;
+  /** The length the model was trained for (`<architecture>.context_length`). */
+  readonly trainedContextLength?: number;
+  /**
+   * The window the model is loaded with now, when Ollama (>= 0.11) reports it in `/api/ps`: what a
+   * request that sets no `num_ctx` runs with (`OLLAMA_CONTEXT_LENGTH` or Ollama's own default).
+   */
+  readonly loadedContextLength?: number;
+  readonly parameterSize?: string;
+}
+
 export interface OllamaLanguageModel extends LanguageModel {
   readonly provider: 'ollama';
   readonly host: string;
-  describe(options?: { abortSignal?: AbortSignal }): Promise<{ contextLength?: number; parameterSize?: string }>;
+  describe(options?: { abortSignal?: AbortSignal }): Promise<OllamaModelDescription>;
   listModels(options?: { abortSignal?: AbortSignal }): Promise<OllamaModelSummary[]>;
 }
 
@@ -51,6 +65,24 @@ export function resolveOllamaHost(host: string | undefined): string {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** The window `model` is loaded with, from `/api/ps`; undefined when it is not loaded, or the server does not say (older Ollama). */
+async function loadedWindow(client: Ollama, model: string): Promise<number | undefined> {
+  let running: unknown;
+  try {
+    running = await client.ps();
+  } catch {
+    return undefined; // An older server or a proxy without /api/ps: nothing learnt.
+  }
+  if (!isRecord(running) || !Array.isArray(running['models'])) return undefined;
+  const names = new Set([model, model.includes(':') ? model : `${model}:latest`]);
+  for (const entry of running['models']) {
+    if (!isRecord(entry) || !(names.has(String(entry['name'])) || names.has(String(entry['model'])))) continue;
+    const length = entry['context_length'];
+    if (typeof length === 'number' && Number.isInteger(length) && length > 0) return length;
+  }
+  return undefined;
 }
 
 /** A LanguageModel on the official `ollama` client, with retries, a total timeout and typed errors. */
@@ -158,7 +190,13 @@ export function createOllamaModel(settings: OllamaModelSettings): OllamaLanguage
         const contextLength = trained === undefined ? numCtx : Math.min(trained, numCtx);
         const details = isRecord(shown['details']) ? shown['details'] : {};
         const parameterSize = details['parameter_size'];
-        return { contextLength, ...(typeof parameterSize === 'string' ? { parameterSize } : {}) };
+        const loadedContextLength = await loadedWindow(client, settings.model);
+        return {
+          contextLength,
+          ...(trained !== undefined ? { trainedContextLength: trained } : {}),
+          ...(loadedContextLength !== undefined ? { loadedContextLength } : {}),
+          ...(typeof parameterSize === 'string' ? { parameterSize } : {}),
+        };
       }),
     listModels: ({ abortSignal } = {}) =>
       run(abortSignal, async (client, state) => {

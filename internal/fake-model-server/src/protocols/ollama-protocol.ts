@@ -97,6 +97,26 @@ export function ollamaTags(models: readonly FakeModel[]): unknown {
   };
 }
 
+/**
+ * `GET /api/ps`: the models loaded (those that answered a chat), each with the window it runs
+ * with (`context_length`: the model's `loadedContextLength`, else Ollama's default 4,096 capped by
+ * its trained length), as Ollama (>= 0.11) reports them.
+ */
+export function ollamaPs(loaded: readonly FakeModel[]): unknown {
+  return {
+    models: loaded.map((model) => ({
+      name: model.name,
+      model: model.name,
+      size: 4_920_753_328,
+      digest: FAKE_DIGEST,
+      details: details(model),
+      expires_at: FIXED_DATE,
+      size_vram: 4_920_753_328,
+      context_length: model.loadedContextLength ?? Math.min(4096, model.contextLength ?? 8192),
+    })),
+  };
+}
+
 export function ollamaShow(model: FakeModel): unknown {
   const architecture = model.family ?? 'llama';
   return {

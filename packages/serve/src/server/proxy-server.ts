@@ -138,6 +138,7 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Pro
     let body = original;
     let report: RequestReport | undefined;
     let prepareChat: (() => Promise<void>) | undefined;
+    let chatWindowRequest: { readonly requestedWindow?: number } | undefined;
     try {
       if (request.method === 'POST' && pathname === COUNT_TOKENS_PATH && body) {
         // Claude Code asks how large its context is before it decides to compact: the answer is what
@@ -169,6 +170,7 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Pro
           );
         }
         if (chat) {
+          chatWindowRequest = chat.requestedWindow !== undefined ? { requestedWindow: chat.requestedWindow } : {};
           const window = await windows.windowFor(chat.model, {
             ...(chat.requestedWindow !== undefined ? { requestedWindow: chat.requestedWindow } : {}),
             ...(chat.apiKey !== undefined ? { apiKey: chat.apiKey } : {}),
@@ -216,6 +218,7 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Pro
       }
       const reported = report ? watchReportedPromptTokens(response) : undefined;
       await relay(reply, response, report);
+      if (report && response.statusCode === 200 && chatWindowRequest) windows.noteServed(report.model, chatWindowRequest);
       if (report) {
         const promptTokens = reported?.();
         if (promptTokens !== undefined && response.statusCode === 200 && report.action !== 'unread') {

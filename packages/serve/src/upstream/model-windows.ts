@@ -16,6 +16,11 @@ export type WindowSource = 'flag' | 'request' | 'server' | 'fallback';
 export interface ModelWindow {
   readonly tokens: number;
   readonly source: WindowSource;
+  /**
+   * Ollama, no `num_ctx`: the window is its default (4,096) because the model was not loaded when
+   * asked; once a request without `num_ctx` has loaded it, `/api/ps` tells the window it runs with.
+   */
+  readonly assumedDefault?: boolean;
 }
 
 export interface ModelWindowsOptions {
@@ -29,13 +34,16 @@ export interface ModelWindowsOptions {
 
 /**
  * Learns each model's window from the upstream, the way ollm's model clients do (Ollama's
- * `/api/show`; an OpenAI-compatible server's `/v1/models`, and llama.cpp's `/props`), once per
- * model. A request's own `num_ctx` (Ollama) is the window that request runs with. A server that
+ * `/api/show`, and `/api/ps` for the window a model is loaded with; an OpenAI-compatible server's
+ * `/v1/models`, and llama.cpp's `/props`), once per model (for Ollama without `num_ctx`: once more
+ * after a request has loaded the model). A request's own `num_ctx` (Ollama) is the window that request runs with. A server that
  * does not say leaves the fallback (8,192), with one warning per model.
  */
 export class ModelWindows {
   readonly #options: ModelWindowsOptions;
   readonly #known = new Map<string, Promise<ModelWindow>>();
+  /** Models a request without `num_ctx` went to since their window was assumed: Ollama loaded them with its default. */
+  readonly #loadedByDefault = new Set<string>();
 
   constructor(options: ModelWindowsOptions) {
     this.#options = options;
@@ -50,14 +58,38 @@ export class ModelWindows {
       const trained = await this.#described(model, request.requestedWindow, request.apiKey);
       return { tokens: Math.min(trained.tokens, request.requestedWindow), source: 'request' };
     }
-    return this.#described(model, OLLAMA_SERVER_DEFAULT_WINDOW, request.apiKey);
+    const known = await this.#described(model, OLLAMA_SERVER_DEFAULT_WINDOW, request.apiKey);
+    if (!known.assumedDefault || !this.#loadedByDefault.has(model)) return known;
+    // The model is loaded now, by a request like this one: ask once more, for the window it runs with.
+    this.#loadedByDefault.delete(model);
+    this.#known.delete(`${model}\n${OLLAMA_SERVER_DEFAULT_WINDOW}`);
+    const asked = await this.#described(model, OLLAMA_SERVER_DEFAULT_WINDOW, request.apiKey, true);
+    if (asked.tokens !== known.tokens)
+      this.#options.logger.info(
+        `ollm serve: ${model} runs with a ${formatInteger(asked.tokens)}-token window on ${this.#options.upstream.display} (its /api/ps), not the ${formatInteger(known.tokens)} assumed`,
+      );
+    return asked;
   }
 
-  #described(model: string, ollamaWindow: number, apiKey: string | undefined): Promise<ModelWindow> {
+  /**
+   * A chat without `num_ctx` went upstream for `model`: Ollama has loaded it with the window such
+   * requests run with, which `/api/ps` then reports (asked at the next request, once).
+   */
+  noteServed(model: string, request: { readonly requestedWindow?: number }): void {
+    if (this.#options.upstream.api !== 'ollama' || this.#options.window !== undefined || request.requestedWindow !== undefined) return;
+    void this.#known.get(`${model}\n${OLLAMA_SERVER_DEFAULT_WINDOW}`)?.then(
+      (known) => {
+        if (known.assumedDefault) this.#loadedByDefault.add(model);
+      },
+      () => {},
+    );
+  }
+
+  #described(model: string, ollamaWindow: number, apiKey: string | undefined, trustLoaded = false): Promise<ModelWindow> {
     const key = `${model}\n${ollamaWindow}`;
     let known = this.#known.get(key);
     if (!known) {
-      known = this.#ask(model, ollamaWindow, apiKey);
+      known = this.#ask(model, ollamaWindow, apiKey, trustLoaded);
       this.#known.set(key, known);
       // A failure is not kept: the next request asks again.
       known.catch(() => this.#known.delete(key));
@@ -65,7 +97,7 @@ export class ModelWindows {
     return known;
   }
 
-  async #ask(model: string, ollamaWindow: number, apiKey: string | undefined): Promise<ModelWindow> {
+  async #ask(model: string, ollamaWindow: number, apiKey: string | undefined, trustLoaded: boolean): Promise<ModelWindow> {
     const { upstream, logger, timeoutMs } = this.#options;
     const settings = { model, maxRetries: 0, ...(timeoutMs !== undefined ? { timeoutMs } : {}) };
     const client: LanguageModel =
@@ -73,7 +105,18 @@ export class ModelWindows {
         ? createOllamaModel({ ...settings, host: upstream.origin, numCtx: ollamaWindow })
         : createOpenAIModel({ ...settings, baseURL: `${upstream.origin}/v1`, apiKey: apiKey ?? LOCAL_API_KEY });
     try {
-      const { contextLength } = (await client.describe?.()) ?? {};
+      const described: { contextLength?: number; trainedContextLength?: number; loadedContextLength?: number } = (await client.describe?.()) ?? {};
+      const { contextLength, trainedContextLength, loadedContextLength } = described;
+      if (upstream.api === 'ollama' && ollamaWindow === OLLAMA_SERVER_DEFAULT_WINDOW) {
+        // No num_ctx: the model runs with the window it is loaded with (/api/ps) once a request
+        // without num_ctx loaded it; before, it may be loaded with another client's num_ctx, which
+        // such a request replaces with Ollama's default: that is assumed until then.
+        if (trustLoaded && loadedContextLength !== undefined)
+          return { tokens: trainedContextLength === undefined ? loadedContextLength : Math.min(trainedContextLength, loadedContextLength), source: 'server' };
+        // Asked again and still not said (an Ollama older than /api/ps's context_length): the default stays, not asked again.
+        if (contextLength !== undefined && contextLength > 0)
+          return { tokens: contextLength, source: 'server', ...(trustLoaded ? {} : { assumedDefault: true }) };
+      }
       if (contextLength !== undefined && contextLength > 0) return { tokens: contextLength, source: 'server' };
     } catch (error) {
       // An upstream that cannot be reached fails the request (502); nothing is learnt or kept.
