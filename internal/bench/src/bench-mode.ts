@@ -25,6 +25,12 @@ export interface LongChatMode {
   readonly folder?: string;
 }
 
+/** The prompt-cache workload (prompt-cache/): a coding agent's loop, each window, each strategy. */
+export interface PromptCacheMode {
+  readonly steps: number;
+  readonly windows: readonly number[];
+}
+
 /** How much work a run does: `full` for docs/benchmarks.md, `quick` as CI's smoke run. */
 export interface BenchMode {
   readonly name: 'full' | 'quick';
@@ -50,6 +56,8 @@ export interface BenchMode {
   readonly futureNeed?: FutureNeedMode;
   /** Long chats (long-chat/, LoCoMo); undefined leaves them out. */
   readonly longChat?: LongChatMode;
+  /** Prompt-cache reuse in an agent loop (prompt-cache/); undefined leaves it out. */
+  readonly promptCache?: PromptCacheMode;
   /** The speed section (speed/); undefined leaves it out. */
   readonly speed?: SpeedMode;
   /** The serve section (serve/): `ollm serve`'s added latency and throughput; undefined leaves it out. */
@@ -75,6 +83,8 @@ export const FULL_MODE: BenchMode = {
   futureNeed: { strategies: DEFAULT_STRATEGY_NAMES, cuts: DEFAULT_CUTS, budgets: DEFAULT_BUDGETS, maximumTauBenchRuns: 200 },
   // About a second on the two LoCoMo chats; skipped when ../shared/fixtures/locomo-sample is not there.
   longChat: { strategies: DEFAULT_LONG_CHAT_STRATEGIES, budgets: DEFAULT_LONG_CHAT_BUDGETS },
+  // About 20 seconds: 40 steps at four windows, the proxy in this process.
+  promptCache: { steps: 40, windows: [8_192, 16_384, 32_768, 65_536] },
   speed: FULL_SPEED_MODE,
   serve: FULL_SERVE_MODE,
   middleware: FULL_MIDDLEWARE_MODE,
@@ -99,6 +109,8 @@ export const QUICK_MODE: BenchMode = {
   // CI's smoke run: the 2 SWE-agent trajectories quick mode loads, no tau-bench (one to two seconds).
   futureNeed: { strategies: DEFAULT_STRATEGY_NAMES, cuts: DEFAULT_CUTS, budgets: DEFAULT_BUDGETS, maximumSweAgentFiles: 2, maximumTauBenchRuns: 0 },
   // No long chats: the smoke run's time stays as it was (and LoCoMo, CC BY-NC, is only read from ../shared).
+  // One window of the prompt-cache loop (a few seconds).
+  promptCache: { steps: 40, windows: [16_384] },
   speed: QUICK_SPEED_MODE,
   serve: QUICK_SERVE_MODE,
   middleware: QUICK_MIDDLEWARE_MODE,

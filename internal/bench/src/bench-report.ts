@@ -5,6 +5,7 @@ import type { FixtureSet } from './fixture-set.js';
 import type { FutureNeedReport } from './future-need/report.js';
 import type { GoalAwareSessionResult } from './goal-aware-workload.js';
 import type { LongChatReport } from './long-chat/measure.js';
+import type { PromptCacheReport } from './prompt-cache/measure.js';
 import type { MachineDescription } from './machine.js';
 import type { MiddlewareReport } from './middleware/middleware-report.js';
 import type { ServeReport } from './serve/serve-report.js';
@@ -49,6 +50,8 @@ export interface BenchReport {
   readonly futureNeed?: FutureNeedReport | { readonly skipped: string };
   /** Long chats on LoCoMo (long-chat/); absent from reports written before it existed. */
   readonly longChat?: LongChatReport | { readonly skipped: string };
+  /** Prompt-cache reuse in an agent loop (prompt-cache/); absent from reports written before it existed. */
+  readonly promptCache?: PromptCacheReport | { readonly skipped: string };
   /** The speed section (speed/); absent from reports written before it existed. */
   readonly speed?: SpeedReport | { readonly skipped: string };
   /** The serve section (serve/); absent from reports written before it existed. */

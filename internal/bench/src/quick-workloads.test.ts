@@ -42,6 +42,7 @@ const TINY: BenchMode = {
     throughputWarmUpTurns: 1,
   },
   middleware: { shortSteps: 2, shortRuns: 1, longSteps: 16, longRuns: 1, warmUpSteps: 2 },
+  promptCache: { steps: 8, windows: [8_192] },
 };
 
 const root = mkdtempSync(join(tmpdir(), 'ollm-bench-test-'));
@@ -183,6 +184,7 @@ describe('quick mode on one tiny fixture', () => {
     expect(markdown).toMatch(
       /## 9\. Middlewares: overhead per agent step\n\n<!-- recorded: middleware -->[\s\S]*\| AI SDK `generateText` \| 16 steps \| wrapped \| compacted now \|/,
     );
+    expect(markdown).toMatch(/## 11\. Prompt-cache reuse in a coding agent loop \(ollm serve\)[\s\S]*\| 8,192 \| ollm serve \| 8 \| 0 \|/);
     expect(readFileSync(files.scalingChart!, 'utf8')).toMatch(/^<svg [^>]*>[\s\S]*<polyline[\s\S]*<\/svg>\n$/);
     expect(files.futureNeedChart).toBe(join(root, 'bench', 'results', 'quick-future-need.svg'));
     expect(readFileSync(files.futureNeedChart!, 'utf8')).toMatch(/^<svg [^>]*>[\s\S]*<polyline[\s\S]*<\/svg>\n$/);

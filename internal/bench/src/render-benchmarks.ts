@@ -4,6 +4,7 @@ import type { CompactionCase } from './compaction-workload.js';
 import { median } from './measure.js';
 import { futureNeedSection } from './future-need/section.js';
 import { longChatSection } from './long-chat/section.js';
+import { promptCacheSection } from './prompt-cache/section.js';
 import { middlewareSection } from './middleware/render-middleware.js';
 import { renderNotes } from './render-notes.js';
 import { serveSection } from './serve/render-serve.js';
@@ -274,6 +275,7 @@ export function renderBenchmarks(report: BenchReport): string {
     ...serveSection(8, report.serve ?? { skipped: 'not measured by this run' }),
     ...middlewareSection(9, report.middleware ?? { skipped: 'not measured by this run' }),
     ...longChatSection(10, report.longChat ?? { skipped: 'not measured by this run' }),
+    ...promptCacheSection(11, report.promptCache ?? { skipped: 'not measured by this run' }),
   ];
   return `${lines.join('\n').trimEnd()}\n`;
 }

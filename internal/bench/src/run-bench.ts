@@ -16,6 +16,7 @@ import { futureNeedReport } from './future-need/report.js';
 import { runGoalAwareSession } from './goal-aware-workload.js';
 import { readBlock, replaceBlocks } from './docs/doc-blocks.js';
 import { DEFAULT_LOCOMO_FOLDER, measureLongChat } from './long-chat/measure.js';
+import { measurePromptCache } from './prompt-cache/measure.js';
 import { describeMachine } from './machine.js';
 import { median, timeSync } from './measure.js';
 import { MIDDLEWARE_BLOCK, middlewareSection } from './middleware/render-middleware.js';
@@ -68,6 +69,14 @@ async function runFutureNeedWorkload(
     `future-need retention: ${chosen.length} conversations, ${mode.futureNeed.strategies.length} strategies, cuts ${mode.futureNeed.cuts.join('/')}, budgets ${mode.futureNeed.budgets.join('/')}`,
   );
   return futureNeedReport(chosen, fixtures, mode.futureNeed);
+}
+
+/** The prompt-cache section: in a mode that has it (no fixtures: the task is generated). */
+export async function runPromptCacheWorkload(mode: Pick<BenchMode, 'name' | 'promptCache'>): Promise<BenchReport['promptCache']> {
+  if (!mode.promptCache) return { skipped: `not part of ${mode.name} mode` };
+  const { steps, windows } = mode.promptCache;
+  progress(`prompt cache: a ${steps}-step agent loop at ${windows.join(', ')} tokens`);
+  return measurePromptCache({ steps, windows });
 }
 
 /** Why the long-chat section is skipped at `folder`, or undefined when it holds LoCoMo samples. */
@@ -150,6 +159,7 @@ export async function runBench(mode: BenchMode, fixtureFolder?: string): Promise
 
   const futureNeed = await runFutureNeedWorkload(mode, conversations, { folder: set.folder, origin: set.origin });
   const longChat = await runLongChatWorkload(mode);
+  const promptCache = await runPromptCacheWorkload(mode);
 
   const sweConversations = conversations.filter((conversation) => conversation.kind === 'swe-agent');
   let goalAwareResult: BenchReport['goalAware'];
@@ -204,6 +214,7 @@ export async function runBench(mode: BenchMode, fixtureFolder?: string): Promise
     compactMemory,
     futureNeed,
     longChat,
+    promptCache,
     speed,
     serve,
     middleware,
