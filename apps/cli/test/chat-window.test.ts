@@ -102,6 +102,32 @@ describe.skipIf(!binaryBuilt)('ollm chat keeps every request inside the window (
     expect(run.stdout).not.toContain('removed: nothing (content was shortened');
   });
 
+  it('takes the window an OpenAI-compatible server runs from /props (llama.cpp) when no --context-size is given', async () => {
+    const llama = await startFakeModelServer({
+      models: [{ name: 'qwen.gguf', contextLength: 32_768, loadedContextLength: 2_048 }],
+      openAIContextShape: 'llama-cpp',
+    });
+    try {
+      const run = await runBinary(
+        ['--base-url', `${llama.url}/v1`, '--model', 'qwen.gguf', '--session', 'llama-props'],
+        env,
+        folder.path,
+        `${words(300)}\nsecond\n`,
+      );
+      expect(run.code).toBe(0);
+      const chats = chatRequests(llama);
+      expect(chats).toHaveLength(2);
+      // 2,048 (its n_ctx), not n_ctx_train or the 16,384 fallback: 15% of it kept for the reply.
+      for (const request of chats) {
+        expect(request.maxTokens).toBe(307);
+        expect(request.promptTokens).toBeLessThanOrEqual(1_741);
+      }
+      expect(run.stdout).toMatch(/^Context: [\d,]+\/1,741 /m);
+    } finally {
+      await llama.close();
+    }
+  });
+
   it('calls a model of unknown size "unknown", not critical, and warns at the start for a small one', async () => {
     const unknown = await runBinary(['--host', server.url, '--model', 'my-model', '--context-size', '2048'], env, folder.path, 'hi\n');
     // The fake server reports the parameter size of its first model for any name: use the OpenAI API, which reports none.

@@ -3,7 +3,7 @@ import type { ModelSettings } from './model-settings.js';
 
 /** What the server said about the model when it answered. */
 export interface ModelProbe {
-  /** The window the model runs with (Ollama only: OpenAI-compatible servers do not report it). */
+  /** The window the model runs with, when the server says (Ollama's `/api/show`; llama.cpp's `/props`, `/v1/models` metadata). */
   readonly contextLength?: number;
   /** Ollama's `parameter_size` (`8.0B`). */
   readonly parameterSize?: string;
@@ -14,7 +14,7 @@ const PROBE_TIMEOUT_MS = 15_000;
 
 /**
  * Checks that the server answers (Ollama: `/api/show`, which also gives the context length;
- * OpenAI-compatible: `/models`). No retries: a refused connection is reported at once, not after
+ * OpenAI-compatible: `/models`, then the window the server reports, if any). No retries: a refused connection is reported at once, not after
  * backoff, as the client's `ModelUnavailableError` naming the address tried and what to start or set.
  */
 export async function probeModel(settings: ModelSettings, signal: AbortSignal | undefined): Promise<ModelProbe> {
@@ -22,7 +22,15 @@ export async function probeModel(settings: ModelSettings, signal: AbortSignal | 
   const call = signal ? { abortSignal: signal } : {};
   if (client.api === 'openai') {
     await client.model.listModels(call);
-    return {};
+    // The window the server runs, where it says: llama.cpp's /props (n_ctx), /v1/models metadata
+    // (vLLM max_model_len, LM Studio, llama.cpp meta.n_ctx_train). A server that says nothing leaves --context-size or the fallback.
+    let described: { contextLength?: number } = {};
+    try {
+      described = await client.model.describe(call);
+    } catch {
+      // Reachable (it listed its models) but with nothing to read: no window learnt.
+    }
+    return described.contextLength !== undefined && described.contextLength > 0 ? { contextLength: described.contextLength } : {};
   }
   const described = await client.model.describe(call);
   return {

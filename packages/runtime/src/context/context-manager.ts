@@ -270,7 +270,13 @@ export class ContextManager {
   async prepareRequest(options: CompactOptions = {}): Promise<PreparedRequest> {
     await this.runner.idle();
     this.limitToolResults();
-    if (!this.fitsWindow()) await this.runner.compactAutomatically(options.abortSignal, this.automaticCompaction);
+    if (!this.fitsWindow()) {
+      // A message that cannot fit even alone is refused before anything is compacted: compacting
+      // the rest would empty the context and the request would still not fit.
+      const overflow = this.window.overflow();
+      if (overflow.messageId !== undefined) throw overflow;
+      await this.runner.compactAutomatically(options.abortSignal, this.automaticCompaction);
+    }
     if (!this.fitsWindow()) throw this.window.overflow();
     const budget = this.budget();
     return { messages: this.messagesForModel(), maxOutputTokens: this.replyReserve, tokens: budget.totalTokens, requestLimit: budget.requestLimit };

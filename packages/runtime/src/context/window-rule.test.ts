@@ -83,6 +83,21 @@ describe('the window rule: every request fits the window less the reply reserve'
     expect((await manager.prepareRequest()).tokens).toBeLessThanOrEqual(1_741);
   });
 
+  it('refuses such a message before compacting anything: the context it came into is as it was', async () => {
+    const manager = managerWith({ contextSize: 4_096, stages: [shortenToolResults] });
+    const compacted: string[] = [];
+    manager.on('compacted', (event) => compacted.push(event.provider));
+    for (let index = 0; index < 3; index += 1) addToolTurn(manager, index, 250);
+    const before = manager.state().messages.map((message) => JSON.stringify(message));
+    const paste = manager.addMessage({ role: 'user', parts: [{ type: 'text', text: words(6_000, 'huge') }] });
+    const error = await manager.prepareRequest().catch((caught: unknown) => caught);
+    expect(ContextOverflowError.isInstance(error) && (error as ContextOverflowError).messageId === paste.id).toBe(true);
+    expect(compacted).toEqual([]);
+    expect(manager.compactionCount).toBe(0);
+    expect(manager.removeMessage(paste.id)).toBe(true);
+    expect(manager.state().messages.map((message) => JSON.stringify(message))).toEqual(before);
+  });
+
   it('compacts a context restored at 99% of the window before its first send', async () => {
     const manager = managerWith({ contextSize: 4_096, stages: [shortenToolResults] });
     for (let index = 0; index < 7; index += 1) addToolTurn(manager, index, 430);
