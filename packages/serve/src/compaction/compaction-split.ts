@@ -1,3 +1,5 @@
+import { messageKey } from './message-key.js';
+
 /**
  * How many of a compaction's first messages are the conversation's own, as the client sent them,
  * up to its first user message (the task): the system prompt and the task, which no compaction
@@ -5,7 +7,7 @@
  */
 export function leadingMessages(compacted: readonly unknown[], original: readonly unknown[]): number {
   let count = 0;
-  while (count < compacted.length && count < original.length && JSON.stringify(compacted[count]) === JSON.stringify(original[count])) {
+  while (count < compacted.length && count < original.length && messageKey(compacted[count]) === messageKey(original[count])) {
     count += 1;
     if ((compacted[count - 1] as { role?: unknown } | null)?.role === 'user') break;
   }
@@ -21,7 +23,7 @@ export function verbatimStart(compacted: readonly unknown[], original: readonly 
   let start = compacted.length;
   while (start > 0) {
     const at = covered - (compacted.length - start) - 1;
-    if (at < 0 || JSON.stringify(compacted[start - 1]) !== JSON.stringify(original[at])) break;
+    if (at < 0 || messageKey(compacted[start - 1]) !== messageKey(original[at])) break;
     start -= 1;
   }
   return start;

@@ -18,6 +18,7 @@ import type { ModelWindow } from '../upstream/model-windows.js';
 import type { CachedCompaction, ProxyStore } from '../store/proxy-store.js';
 import { leadingMessages, verbatimStart } from './compaction-split.js';
 import { prefixKeys } from './prefix-keys.js';
+import { shortenTools, TOOLS_SHARE } from './shorten-tools.js';
 import { SingleFlight } from './single-flight.js';
 import { requestTooLarge } from './request-too-large.js';
 
@@ -88,8 +89,10 @@ export interface RequestReport {
   readonly reserve: number;
   /** The most the messages may hold: window - reserve - the tools' definitions. */
   readonly budget: number;
-  /** Tokens of the tools' definitions (`tools`). */
+  /** Tokens of the tools' definitions (`tools`), as sent. */
   readonly toolsTokens: number;
+  /** Tokens of the tools as the request had them, when their descriptions were shortened to fit their share of the window. */
+  readonly toolsTokensAsked?: number;
   /** The factor local counts were scaled by before they were held to the budget. */
   readonly calibration: number;
   readonly tokensBefore: number;
@@ -124,6 +127,8 @@ export interface RequestReport {
 export interface PreparedChat {
   /** The messages to send, when they changed (undefined: send the body as it came). */
   readonly messages?: unknown[];
+  /** The tool definitions to send, when their descriptions were shortened. */
+  readonly tools?: unknown;
   /** The reply limit to send, when the request's own would not fit the window. */
   readonly replyLimit?: number;
   readonly report: RequestReport;
@@ -155,7 +160,10 @@ export class RequestCompactor {
   }
 
   async prepare(request: ChatRequest): Promise<PreparedChat> {
-    const prepared = await this.#prepareMessages(request);
+    const proxyReserve = this.#defaultReserve(request.model, request.window.tokens);
+    const reserve = request.replyLimit === undefined ? proxyReserve : Math.min(request.replyLimit, proxyReserve);
+    const tools = this.#tools(request, reserve);
+    const prepared = await this.#prepareMessages(request, reserve, tools);
     const { report } = prepared;
     if (request.replyLimit === undefined || report.action === 'unread') return prepared;
     // The reply limit a client sets is its wish, not a reservation: what the window leaves after the
@@ -166,28 +174,59 @@ export class RequestCompactor {
     return { ...prepared, replyLimit: sent, report: { ...report, replyLimitAsked: request.replyLimit, replyLimitSent: sent } };
   }
 
-  async #prepareMessages(request: ChatRequest): Promise<PreparedChat> {
+  readonly #warnedTools = new Set<string>();
+
+  /**
+   * The request's tools, their descriptions shortened when they would take more than their share
+   * of the window (the same tools give the same shortened bytes every time).
+   */
+  #tools(request: ChatRequest, reserve: number): PreparedTools {
+    const { tokens, logger } = this.#options;
+    const tools = request.body['tools'];
+    if (tools === undefined) return { tokens: 0 };
+    const calibration = request.calibration ?? 1;
+    const limit = Math.floor(((request.window.tokens - reserve) * TOOLS_SHARE) / calibration);
+    const shortened = shortenTools(tools, limit, (value) => tokens.countText(JSON.stringify(value)));
+    if (shortened.level === 0) return { tokens: shortened.tokens };
+    const asked = tokens.countText(JSON.stringify(tools));
+    if (!this.#warnedTools.has(request.model)) {
+      this.#warnedTools.add(request.model);
+      logger.warn(
+        `ollm serve: the tools of ${request.model}'s requests take ${formatInteger(asked)} tokens of its ${formatInteger(request.window.tokens)}-token window; their descriptions are shortened to ${formatInteger(shortened.tokens)} tokens (names and schemas kept) so the conversation has room`,
+      );
+    }
+    return { tools: shortened.tools, tokens: shortened.tokens, asked };
+  }
+
+  async #prepareMessages(request: ChatRequest, reserve: number, tools: PreparedTools): Promise<PreparedChat> {
     const { tokens, store } = this.#options;
     const window = request.window.tokens;
-    // The proxy's reserve (--reply-reserve, else 15% of the window), or the request's own limit when smaller.
-    const proxyReserve = this.#defaultReserve(request.model, window);
-    const reserve = request.replyLimit === undefined ? proxyReserve : Math.min(request.replyLimit, proxyReserve);
-    const toolsTokens = request.body['tools'] === undefined ? 0 : tokens.countText(JSON.stringify(request.body['tools']));
+    const toolsTokens = tools.tokens;
     const budget = window - reserve - toolsTokens;
     const calibration = request.calibration ?? 1;
     // The budget in local tokens: what the server will count, scaled back.
     const localBudget = Math.floor(budget / calibration);
-    const base = { model: request.model, window, windowSource: request.window.source, reserve, budget, toolsTokens, calibration };
+    const base = {
+      model: request.model,
+      window,
+      windowSource: request.window.source,
+      reserve,
+      budget,
+      toolsTokens,
+      ...(tools.asked !== undefined ? { toolsTokensAsked: tools.asked } : {}),
+      calibration,
+    };
+    const sentTools = tools.tools !== undefined ? { tools: tools.tools } : {};
     let read;
     try {
       read = readWireMessages(request.format, request.messages, BODY_LABEL);
     } catch (error) {
       if (!InvalidTranscriptError.isInstance(error)) throw error;
       // A conversation ollm cannot read is the upstream's to judge: sent as it came.
-      return { report: { ...base, ...unchanged(0), action: 'unread', note: error.message } };
+      return { ...sentTools, report: { ...base, ...unchanged(0), action: 'unread', note: error.message } };
     }
     const tokensBefore = tokens.countMessages(read.messages);
-    if (tokensBefore <= localBudget) return { report: { ...base, ...unchanged(tokensBefore), newSpanTokens: tokensBefore } };
+    if (tokensBefore <= localBudget) return { ...sentTools, report: { ...base, ...unchanged(tokensBefore), newSpanTokens: tokensBefore } };
     if (budget <= 0) {
       const asked = request.replyLimit !== undefined ? `the reply limit the request sets (${formatInteger(request.replyLimit)})` : 'the reply reserve';
       throw requestTooLarge({ ...base, tokens: tokensBefore, reason: `${asked}${toolsTokens > 0 ? ' and the tools' : ''} leave no room for messages` });
@@ -203,6 +242,7 @@ export class RequestCompactor {
       const candidateTokens = tokens.countMessages(readWireMessages(request.format, candidate, BODY_LABEL).messages);
       if (candidateTokens <= localBudget) {
         return {
+          ...sentTools,
           messages: candidate,
           report: {
             ...base,
@@ -225,6 +265,7 @@ export class RequestCompactor {
       this.#compactOnce(key, { request, reused, tail, tokensBefore, budget: localBudget, base: { ...base, tokens: tokensBefore } }),
     );
     return {
+      ...sentTools,
       messages: [...outcome.entry.messages],
       report: {
         ...base,
@@ -497,6 +538,13 @@ interface CompactionWork {
   /** The budget in local tokens (the calibration applied). */
   readonly budget: number;
   readonly base: Omit<Parameters<typeof requestTooLarge>[0], 'reason' | 'after'>;
+}
+
+/** A request's tools as they will be sent: `tools` set only when shortened (`asked`: their tokens before). */
+interface PreparedTools {
+  readonly tools?: unknown;
+  readonly tokens: number;
+  readonly asked?: number;
 }
 
 /** What the pipeline made of the messages it was given, written back in the request's format. */

@@ -24,7 +24,7 @@ export function contextHeader(report: RequestReport): string {
     `window-source=${report.windowSource}`,
     `reserve=${report.reserve}`,
   ];
-  if (report.toolsTokens > 0) fields.push(`tools=${report.toolsTokens}`);
+  if (report.toolsTokens > 0) fields.push(`tools=${report.toolsTokensAsked !== undefined ? `${report.toolsTokensAsked}->` : ''}${report.toolsTokens}`);
   if (report.replyLimitSent !== undefined) fields.push(`reply-limit=${report.replyLimitAsked}->${report.replyLimitSent}`);
   if (report.calibration !== 1) fields.push(`calibration=${report.calibration.toFixed(3)}`);
   if (report.stages.length > 0) fields.push(`stages=${report.stages.join(',')}`);

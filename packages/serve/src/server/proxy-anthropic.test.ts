@@ -87,6 +87,36 @@ describe('ollm serve with the @anthropic-ai/sdk client (/v1/messages)', () => {
     expect(actions.filter((action) => action === 'compacted' || action === 'reused').length).toBeGreaterThan(0);
   });
 
+  it('reuses its compactions when the client moves its cache_control breakpoint to the newest message every turn (Claude Code)', async () => {
+    harness = await startProxyHarness();
+    const client = new Anthropic({ baseURL: harness.proxy.url, apiKey: 'sk-ant-serve-test', maxRetries: 0 });
+    const history: Anthropic.MessageParam[] = [{ role: 'user', content: [{ type: 'text', text: question(0) }] }];
+    const breakpoint = { type: 'ephemeral' as const };
+    for (let turn = 0; turn < 30; turn += 1) {
+      // Only the newest block carries the breakpoint: the one before loses it, as Claude Code sends.
+      const messages = history.map((message, index) =>
+        index === history.length - 1 && Array.isArray(message.content)
+          ? { ...message, content: message.content.map((block, at, all) => (at === all.length - 1 ? { ...block, cache_control: breakpoint } : block)) }
+          : message,
+      ) as Anthropic.MessageParam[];
+      await client.messages.create({ model: SMALL_MODEL.name, max_tokens: 256, system: SYSTEM, tools: TOOLS, messages });
+      const id = `toolu_${turn}`;
+      history.push(
+        { role: 'assistant', content: [{ type: 'tool_use', id, name: 'Read', input: { path: `src/module-${turn % 17}.ts` } }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'tool_result', tool_use_id: id, content: fileText(turn) },
+            { type: 'text', text: question(turn + 1) },
+          ],
+        },
+      );
+    }
+    const actions = harness.reports.map((report) => report.action);
+    expect(actions).toContain('compacted');
+    expect(actions.filter((action) => action === 'reused').length).toBeGreaterThan(actions.filter((action) => action === 'compacted').length);
+  });
+
   it("refuses a prompt no compaction can fit in Anthropic's own error shape and words, nothing sent upstream", async () => {
     harness = await startProxyHarness();
     const client = new Anthropic({ baseURL: harness.proxy.url, apiKey: 'sk-ant-serve-test', maxRetries: 0 });

@@ -187,8 +187,9 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Pro
               ...(chat.replyLimit !== undefined ? { replyLimit: chat.replyLimit } : {}),
             });
             report = prepared.report;
-            if (prepared.messages || prepared.replyLimit !== undefined) {
-              const sent = prepared.messages ? dialect.withMessages(chat.body, prepared.messages) : chat.body;
+            if (prepared.messages || prepared.replyLimit !== undefined || prepared.tools !== undefined) {
+              const withTools = prepared.tools !== undefined ? { ...chat.body, tools: prepared.tools } : chat.body;
+              const sent = prepared.messages ? dialect.withMessages(withTools, prepared.messages) : withTools;
               body = Buffer.from(JSON.stringify(prepared.replyLimit !== undefined ? dialect.withReplyLimit(sent, prepared.replyLimit) : sent));
             } else body = original;
           };
