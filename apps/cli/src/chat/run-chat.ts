@@ -61,7 +61,7 @@ export async function runChat(options: RunChatOptions): Promise<void> {
   const tidied = tidyHomeAtStart(config);
   const secrets = config.apiKey ? [config.apiKey] : [];
   const history = new SessionHistory({ home: config.home, sessionId, model: config.model, provider, secrets });
-  const snapshots = new SnapshotStore({ home: config.home, retain: config.snapshots.retain, secrets });
+  const snapshots = new SnapshotStore({ home: config.home, retain: config.snapshots.retain, retainManual: config.snapshots.retainManual, secrets });
   const modelSize = parseModelSize(connected.parameterSize) ?? parseModelSize(config.model);
   const manager = new ContextManager({
     contextSize: connected.contextSize,

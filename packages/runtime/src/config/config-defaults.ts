@@ -34,7 +34,7 @@ export interface OllmConfig {
   };
   /** Each provider's own options, keyed by provider name; what a provider does not read it ignores. */
   providerOptions: ProviderOptions;
-  snapshots: { enabled: boolean; autoCreate: boolean; retain: number };
+  snapshots: { enabled: boolean; autoCreate: boolean; retain: number; retainManual: number };
   /**
    * What the model's `[GOAL]` and `[DECISION] … - LOCKED` markers may do (the ContextManager's
    * `goalMarkers`): `apply-when-unset` (applied only while the user has set no goal; shown either
@@ -74,7 +74,7 @@ export const DEFAULT_OLLM_CONFIG: Omit<OllmConfig, 'home' | 'compression'> = {
     // replyReserve is left unset: its default depends on the window, known only once connected.
   },
   providerOptions: {},
-  snapshots: { enabled: true, autoCreate: true, retain: 20 },
+  snapshots: { enabled: true, autoCreate: true, retain: 20, retainManual: 100 },
   goals: { modelMarkers: 'apply-when-unset' },
   recovery: { maxAgeDays: 30, maxTotalMB: 500, autoCollect: true },
 };

@@ -41,7 +41,10 @@ export const ollmConfigSchema = z
       .object({
         enabled: z.boolean(),
         autoCreate: z.boolean(),
+        /** Automatic snapshots kept per session (the newest). */
         retain: z.number().int().min(1),
+        /** Manual snapshots kept per session (the newest): counted apart, never pruned by automatic ones. */
+        retainManual: z.number().int().min(1),
       })
       .partial()
       .strict(),

@@ -16,7 +16,7 @@ describe('loadConfig', () => {
     const project = newFolder();
     const { config, sources } = await loadConfig({ cwd: project, env: { OLLM_HOME: join(project, 'home') } });
     expect(config.compaction).toMatchObject({ enabled: true, preserveRecent: 2048, threshold: 0.8 });
-    expect(config.snapshots).toEqual({ enabled: true, autoCreate: true, retain: 20 });
+    expect(config.snapshots).toEqual({ enabled: true, autoCreate: true, retain: 20, retainManual: 100 });
     expect(config.home).toBe(join(project, 'home'));
     expect(sources['compaction.threshold']).toBe('default');
     expect(sources.home).toBe('env:OLLM_HOME');

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { temporaryFolders } from '../test-support/temporary-folders.js';
@@ -50,6 +50,38 @@ describe('SnapshotStore', () => {
     );
     expect(store.list('s').map((snapshot) => snapshot.id)).toEqual(ids.slice(2).reverse());
     expect(readdirSync(join(home, 'snapshots', 's'))).toHaveLength(3);
+  });
+
+  it('counts manual and automatic snapshots apart: automatic ones never prune a manual one', () => {
+    const home = newHome();
+    const store = new SnapshotStore({ home, retain: 3, retainManual: 2 });
+    const create = (automatic: boolean, text: string) =>
+      store.create({ sessionId: 's', automatic, context: state(text), tokenCount: 1, messageCount: 1, checkpointCount: 0, metadata: {} }).id;
+    const mine = create(false, 'mine');
+    const automatic = Array.from({ length: 25 }, (_, index) => create(true, `auto ${index}`));
+    expect(store.list('s').map((snapshot) => snapshot.id)).toEqual([...automatic.slice(-3).reverse(), mine]);
+    expect(store.read('s', mine).context).toEqual(state('mine'));
+    // Manual ones have their own quota.
+    const more = [create(false, 'second'), create(false, 'third')];
+    const manual = store
+      .list('s')
+      .filter((snapshot) => !snapshot.automatic)
+      .map((snapshot) => snapshot.id);
+    expect(manual).toEqual([...more].reverse());
+  });
+
+  it('tells the kind of a snapshot written before ids said it by reading it', () => {
+    const home = newHome();
+    const store = new SnapshotStore({ home, retain: 1 });
+    const old = store.create({ sessionId: 's', automatic: false, context: state('old'), tokenCount: 1, messageCount: 1, checkpointCount: 0, metadata: {} });
+    // Rename it as ollm wrote ids before: no kind letter.
+    const folder = join(home, 'snapshots', 's');
+    const legacyId = old.id.replace(/-m$/, '');
+    renameSync(join(folder, `${old.id}.json`), join(folder, `${legacyId}.json`));
+    for (let index = 0; index < 3; index += 1)
+      store.create({ sessionId: 's', automatic: true, context: state(String(index)), tokenCount: 1, messageCount: 1, checkpointCount: 0, metadata: {} });
+    expect(readdirSync(folder)).toContain(`${legacyId}.json`);
+    expect(readdirSync(folder)).toHaveLength(2);
   });
 
   it('refuses ids that escape the home folder and never writes secrets', () => {

@@ -51,37 +51,49 @@ export type SnapshotSummary = Omit<ContextSnapshot, 'context'>;
 let lastStamp = '';
 let sequence = 0;
 
-/** Sortable ids: time to the millisecond, then a sequence within it, so listing by name is listing by age. */
-function nextSnapshotId(timestamp: string): string {
+/** Manual snapshots a session keeps by default: they are the user's, pruned only by other manual ones. */
+export const DEFAULT_RETAIN_MANUAL = 100;
+
+/**
+ * Sortable ids: time to the millisecond, then a sequence within it, so listing by name is listing
+ * by age; then `a` (automatic) or `m` (manual), so pruning knows which quota a file counts in
+ * without reading it.
+ */
+function nextSnapshotId(timestamp: string, automatic: boolean): string {
   const stamp = timestamp.replace(/[-:.TZ]/g, '');
   sequence = stamp === lastStamp ? sequence + 1 : 0;
   lastStamp = stamp;
-  return `${stamp}-${String(sequence).padStart(3, '0')}-${randomUUID().slice(0, 6)}`;
+  return `${stamp}-${String(sequence).padStart(3, '0')}-${randomUUID().slice(0, 6)}-${automatic ? 'a' : 'm'}`;
 }
 
 /**
  * Snapshots under `$OLLM_HOME/snapshots/<session>/<id>.json`, written atomically, never changed
- * after creation; `retain` keeps the newest N (default 20).
+ * after creation; `retain` keeps the newest N automatic ones (default 20), `retainManual` the
+ * newest N manual ones (default 100): an automatic snapshot never prunes a manual one.
  */
 export class SnapshotStore {
   private readonly home: string;
   private readonly retain: number;
+  private readonly retainManual: number;
   private readonly redactor: SecretRedactor;
   private readonly clock: () => Date;
 
   constructor({
     home,
     retain = 20,
+    retainManual = DEFAULT_RETAIN_MANUAL,
     secrets = [],
     clock = () => new Date(),
   }: {
     home: string;
     retain?: number;
+    retainManual?: number;
     secrets?: readonly string[];
     clock?: () => Date;
   }) {
     this.home = home;
     this.retain = retain;
+    this.retainManual = retainManual;
     this.redactor = new SecretRedactor(secrets, { urlCredentials: 'keep' });
     this.clock = clock;
   }
@@ -89,7 +101,7 @@ export class SnapshotStore {
   create(snapshot: Omit<ContextSnapshot, 'id' | 'timestamp'>): ContextSnapshot {
     validateStorageId('session', snapshot.sessionId);
     const timestamp = this.clock().toISOString();
-    const id = nextSnapshotId(timestamp);
+    const id = nextSnapshotId(timestamp, snapshot.automatic);
     const full: ContextSnapshot = { ...snapshot, id, timestamp };
     writeFileAtomic(this.file(snapshot.sessionId, id), this.redactor.stringify(full));
     this.prune(snapshot.sessionId);
@@ -125,12 +137,31 @@ export class SnapshotStore {
     rmSync(path);
   }
 
+  /** Each quota on its own: the oldest automatic snapshots past `retain`, the oldest manual ones past `retainManual`. */
   private prune(sessionId: string): void {
     const folder = this.folder(sessionId);
     const names = readdirSync(folder)
       .filter((name) => name.endsWith('.json'))
       .sort();
-    for (const name of names.slice(0, Math.max(0, names.length - this.retain))) rmSync(resolveInside(folder, name));
+    const automatic = names.filter((name) => this.isAutomatic(sessionId, name));
+    const manual = names.filter((name) => !automatic.includes(name));
+    for (const [kept, retain] of [
+      [automatic, this.retain],
+      [manual, this.retainManual],
+    ] as const) {
+      for (const name of kept.slice(0, Math.max(0, kept.length - retain))) rmSync(resolveInside(folder, name));
+    }
+  }
+
+  /** From the id's last letter; a snapshot written before ids had one is read to tell. */
+  private isAutomatic(sessionId: string, name: string): boolean {
+    if (name.endsWith('-a.json')) return true;
+    if (name.endsWith('-m.json')) return false;
+    try {
+      return this.read(sessionId, name.slice(0, -'.json'.length)).automatic !== false;
+    } catch {
+      return true;
+    }
   }
 
   private folder(sessionId: string): string {
