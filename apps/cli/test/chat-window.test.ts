@@ -128,6 +128,32 @@ describe.skipIf(!binaryBuilt)('ollm chat keeps every request inside the window (
     }
   });
 
+  it('learns the window from the first refusal of a server that says nothing else, and is never refused again', async () => {
+    // No window in /v1/models, no /props: only its 400 says it runs 2,048 tokens.
+    const strict = await startFakeModelServer({ models: [{ name: 'local.gguf', contextLength: 2_048 }], enforceWindow: true });
+    try {
+      const lines = Array.from({ length: 30 }, (_, index) => `question ${index}: ${words(120)}`);
+      const run = await runBinary(
+        ['--base-url', `${strict.url}/v1`, '--model', 'local.gguf', '--session', 'learn-window'],
+        env,
+        folder.path,
+        `${lines.join('\n')}\n`,
+      );
+      expect(run.code).toBe(0);
+      const chats = chatRequests(strict);
+      const refused = chats.filter((request) => request.responseBody === undefined);
+      expect(refused).toHaveLength(1);
+      expect(chats.indexOf(refused[0]!)).toBe(0);
+      const answered = chats.filter((request) => request.responseBody !== undefined);
+      expect(answered).toHaveLength(30);
+      for (const request of answered) expect(request.promptTokens + request.maxTokens!).toBeLessThanOrEqual(2_048);
+      expect(run.stderr).toContain('requests are held to the 2048 tokens it runs, not 16384');
+      expect(run.stdout).toMatch(/^Context: [\d,]+\/1,741 /m);
+    } finally {
+      await strict.close();
+    }
+  });
+
   it('calls a model of unknown size "unknown", not critical, and warns at the start for a small one', async () => {
     const unknown = await runBinary(['--host', server.url, '--model', 'my-model', '--context-size', '2048'], env, folder.path, 'hi\n');
     // The fake server reports the parameter size of its first model for any name: use the OpenAI API, which reports none.

@@ -27,6 +27,8 @@ export { ProviderExecutionError } from './errors/provider-execution-error.js';
 export { InvalidArgumentError } from './errors/invalid-argument-error.js';
 export type { ModelUnavailableReason } from './errors/model-unavailable-error.js';
 export { ModelUnavailableError } from './errors/model-unavailable-error.js';
+export type { ContextOverflowRefusal } from './errors/context-overflow-refusal.js';
+export { readContextOverflowRefusal } from './errors/context-overflow-refusal.js';
 export { MODEL_RESPONSE_EXCERPT_LENGTH, ModelResponseError } from './errors/model-response-error.js';
 
 // Tokens

@@ -1,4 +1,7 @@
 import {
+  ModelResponseError,
+  readContextOverflowRefusal,
+  type LanguageModelResult,
   createMessageId,
   createTokenizer,
   InvalidArgumentError,
@@ -49,7 +52,7 @@ export class ContextManager {
   private readonly calibration = new TokenCalibration();
   private readonly providerState = new Map<string, unknown>();
   private readonly snapshots: ContextSnapshots;
-  private readonly replyReserve: number;
+  private replyReserve: number;
   private readonly automaticCompaction: boolean;
   private readonly clock: () => Date;
   private readonly conversation = new ActiveContext();
@@ -290,16 +293,62 @@ export class ContextManager {
   async complete(options: CompleteOptions = {}): Promise<ContextCompletion> {
     const model = options.model ?? this.options.model;
     if (!model) throw new NoModelError({ needer: 'complete()', message: 'complete() needs a model: pass `model` to the ContextManager or to complete().' });
-    const request = await this.prepareRequest(options.abortSignal ? { abortSignal: options.abortSignal } : {});
-    const result = await model.complete({
-      messages: request.messages,
-      maxOutputTokens: request.maxOutputTokens,
-      ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
-      ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}),
-      ...(options.onTextDelta ? { onTextDelta: options.onTextDelta } : {}),
-    });
+    const prepare = () => this.prepareRequest(options.abortSignal ? { abortSignal: options.abortSignal } : {});
+    const send = (prepared: PreparedRequest) =>
+      model.complete({
+        messages: prepared.messages,
+        maxOutputTokens: prepared.maxOutputTokens,
+        ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
+        ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}),
+        ...(options.onTextDelta ? { onTextDelta: options.onTextDelta } : {}),
+      });
+    let request = await prepare();
+    let result: LanguageModelResult;
+    try {
+      result = await send(request);
+    } catch (error) {
+      // The server refused the request as over its window (llama.cpp's exceed_context_size_error,
+      // vLLM's "maximum context length"): learn what it said, fit the context to it and send once more.
+      if (!this.learnFromOverflow(error, request.messages)) throw error;
+      request = await prepare();
+      result = await send(request);
+    }
     if (result.usage.inputTokens !== undefined) this.recordReportedPromptTokens(result.usage.inputTokens, request.messages);
     return { ...result, request };
+  }
+
+  /** The window and reply reserve held to the server's own window, when smaller; false when it is not or cannot be. */
+  private lowerWindow(window: number): boolean {
+    let reserve: number;
+    try {
+      reserve = resolveReplyReserve(window, this.options.replyReserve !== undefined ? Math.min(this.options.replyReserve, Math.floor(window / 2)) : undefined);
+    } catch {
+      return false;
+    }
+    if (!this.window.lowerContextSize(window, reserve)) return false;
+    this.replyReserve = reserve;
+    return true;
+  }
+
+  /**
+   * What a refusal as over the window teaches: the window the server runs (when it names one
+   * under this one's), how far it counts above the local count (its count of the prompt, else 15%
+   * more). False when the error is no such refusal. Warns once with what was learnt.
+   */
+  private learnFromOverflow(error: unknown, sent: readonly Message[]): boolean {
+    if (!ModelResponseError.isInstance(error)) return false;
+    const refusal = readContextOverflowRefusal(error.status, `${error.message}\n${error.bodyExcerpt ?? ''}`);
+    if (!refusal) return false;
+    const before = this.budget().contextSize;
+    const lowered = refusal.window !== undefined && this.lowerWindow(refusal.window);
+    const local = this.tokens.countMessages(sent);
+    const ratio = refusal.promptTokens !== undefined && local > 0 ? (refusal.promptTokens / local) * 1.02 : this.calibration.ratio * 1.15;
+    this.calibration.raiseTo(ratio);
+    (this.options.logger ?? silentLogger).warn(
+      `the model server refused the request as over its window${refusal.promptTokens !== undefined ? ` (it counted ${refusal.promptTokens} tokens, ollm ${local})` : ''}; ` +
+        `${lowered ? `requests are held to the ${refusal.window} tokens it runs, not ${before}, and ` : ''}token counts are scaled x${this.calibration.ratio.toFixed(2)}; the context is fitted to that and the request sent once more`,
+    );
+    return true;
   }
 
   /**

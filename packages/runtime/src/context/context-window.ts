@@ -36,8 +36,14 @@ export class ContextWindow {
   /** The last system message built, and what it was built from: the same inputs give the same object (counted once). */
   private system: { key: string; message: Message | undefined } | undefined;
 
+  /** The window requests are held to: the configured one, or less once the server said it runs less. */
+  private contextSize: number;
+  private replyReserve: number;
+
   constructor(options: ContextWindowOptions) {
     this.options = options;
+    this.contextSize = options.contextSize;
+    this.replyReserve = options.replyReserve;
     this.systemPrompt = options.systemPrompt;
     this.tally = new ConversationTally(options.tokens);
   }
@@ -69,8 +75,8 @@ export class ContextWindow {
     const system = this.systemMessage();
     const { checkpointTokens, conversationTokens } = this.tally.totals(this.options.conversation.messages);
     return computeBudget({
-      contextSize: this.options.contextSize,
-      replyReserve: this.options.replyReserve,
+      contextSize: this.contextSize,
+      replyReserve: this.replyReserve,
       systemTokens: calibration.apply(system ? tokens.countMessage(system) : 0),
       checkpointTokens: calibration.apply(checkpointTokens),
       conversationTokens: calibration.apply(conversationTokens),
@@ -130,6 +136,17 @@ export class ContextWindow {
     });
   }
 
+  /**
+   * Holds requests to a smaller window than configured, with the reply reserve that goes with it:
+   * the window the model server said it runs when it refused a request as over it. Never raises it.
+   */
+  lowerContextSize(tokens: number, replyReserve: number): boolean {
+    if (!(tokens < this.contextSize) || replyReserve * 2 > tokens) return false;
+    this.contextSize = Math.floor(tokens);
+    this.replyReserve = replyReserve;
+    return true;
+  }
+
   /** `share` of what the request limit leaves after the system message, in uncalibrated tokens; at least 1. */
   private shareOfRoom(share: number): number {
     const system = this.systemMessage();
@@ -143,7 +160,8 @@ export class ContextWindow {
    * leaves (in uncalibrated tokens), so quotes of old messages cannot push the pending one out.
    */
   private quotesBudget(systemText: string): number {
-    const { calibration, contextSize, replyReserve, tokens } = this.options;
+    const { calibration, tokens } = this.options;
+    const { contextSize, replyReserve } = this;
     const rawLimit = Math.floor((contextSize - replyReserve) / calibration.ratio);
     const room = rawLimit - tokens.countText(systemText) - MESSAGE_OVERHEAD_TOKENS - this.tally.total(this.options.conversation.messages);
     return Math.max(0, Math.min(Math.floor(rawLimit * FOLDED_QUOTES_SHARE), room));

@@ -48,6 +48,18 @@ export class TokenCalibration {
     return 'used';
   }
 
+  /**
+   * Raises the factor to at least `ratio` (clamped), as a refusal that counted more than the
+   * estimate shows; later readings move it as any reading does.
+   */
+  raiseTo(ratio: number): void {
+    if (!Number.isFinite(ratio)) return;
+    const raised = Math.min(CALIBRATION_CEILING, ratio);
+    if (raised <= this.average) return;
+    this.average = raised;
+    this.samples = Math.max(1, this.samples);
+  }
+
   /** The estimate scaled by what the server has reported; never below the estimate itself. */
   apply(estimatedTokens: number): number {
     return Math.ceil(estimatedTokens * this.ratio);

@@ -4,7 +4,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CONTEXT_HEADER } from './context-report.js';
 import { SMALL_MODEL, startProxyHarness, type ProxyHarness } from '../test-support/proxy-harness.js';
 import { contextFields, fileText, question } from '../test-support/agent-conversation.js';
-import { readUpstreamOverflow } from '../upstream/upstream-overflow.js';
 
 let harness: ProxyHarness | undefined;
 afterEach(async () => {
@@ -37,29 +36,5 @@ describe('an upstream that counts more than ollm and refuses (llama.cpp answers 
     expect(chats[1]!.responseBody).toBeDefined();
     expect(Math.round(chats[1]!.promptTokens * 1.3) + 100).toBeLessThanOrEqual(SMALL_MODEL.contextLength!);
     expect(harness.logs.some((line) => line.includes("refused small:4k's prompt as over its window (it counted"))).toBe(true);
-  });
-});
-
-describe('readUpstreamOverflow', () => {
-  it("reads llama.cpp's, OpenAI's and Anthropic's overflow refusals and their counts; other 400s are none", () => {
-    expect(
-      readUpstreamOverflow(
-        400,
-        '{"error":{"code":400,"message":"the request exceeds the available context size, try increasing it","type":"exceed_context_size_error","n_prompt_tokens":5012,"n_ctx":4096}}',
-      ),
-    ).toEqual({ promptTokens: 5012 });
-    expect(
-      readUpstreamOverflow(
-        400,
-        "This model's maximum context length is 4096 tokens. However, you requested 4200 tokens (4100 in the messages, 100 in the completion).",
-      ),
-    ).toEqual({
-      promptTokens: 4100,
-    });
-    expect(
-      readUpstreamOverflow(400, '{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 5000 tokens > 4096 maximum"}}'),
-    ).toEqual({ promptTokens: 5000 });
-    expect(readUpstreamOverflow(400, '{"error":"invalid model name"}')).toBeUndefined();
-    expect(readUpstreamOverflow(500, 'maximum context length')).toBeUndefined();
   });
 });

@@ -7,6 +7,7 @@ import {
   createTokenizer,
   formatInteger,
   InvalidTranscriptError,
+  readContextOverflowRefusal,
   OllmError,
   silentLogger,
   TokenCounter,
@@ -24,7 +25,6 @@ import type { ProxyStore } from '../store/proxy-store.js';
 import { createUpstreamAgents, forwardRequest, responseHeaders } from '../upstream/forward-request.js';
 import { ModelWindows } from '../upstream/model-windows.js';
 import { watchReportedPromptTokens } from '../upstream/reported-prompt-tokens.js';
-import { readUpstreamOverflow } from '../upstream/upstream-overflow.js';
 import { reportedCutPrompt } from '../upstream/silent-truncation.js';
 import { parseUpstream, type UpstreamApi } from '../upstream/upstream.js';
 import { ProxyError } from '../upstream/upstream-errors.js';
@@ -203,7 +203,7 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Pro
         // The upstream counts more than the estimate: it refused the prompt as over its window (llama.cpp's
         // 400). Learn from it, compact to the lower estimate and try once more; any other 400 goes back as it came.
         const refused = await readBody(response);
-        const overflow = readUpstreamOverflow(response.statusCode, refused.toString('utf8'));
+        const overflow = readContextOverflowRefusal(response.statusCode, refused.toString('utf8'));
         if (overflow) {
           const sent = report.tokensAfter + report.toolsTokens;
           raiseFloor(
