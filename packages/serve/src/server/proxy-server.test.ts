@@ -3,11 +3,9 @@ import type { ChatCompletionMessageParam } from 'openai/resources/chat/completio
 import { afterEach, describe, expect, it } from 'vitest';
 import { CONTEXT_HEADER } from './context-report.js';
 import { SMALL_MODEL, startProxyHarness, type ProxyHarness } from '../test-support/proxy-harness.js';
-import { contextFields, fileText, pairingProblems, question } from '../test-support/agent-conversation.js';
+import { contextFields, fileText, pairingProblems, question, openAICalls, openAIResult } from '../test-support/agent-conversation.js';
 
 const REPLY_LIMIT = 200;
-const openAICalls = (message: Record<string, unknown>) => ((message['tool_calls'] as { id: string }[] | undefined) ?? []).map((call) => call.id);
-const openAIResult = (message: Record<string, unknown>) => message['tool_call_id'] as string | undefined;
 
 let harness: ProxyHarness | undefined;
 afterEach(async () => {

@@ -42,3 +42,9 @@ export function pairingProblems(
   for (const id of open) problems.push(`call ${id} has no result`);
   return problems;
 }
+
+/** An OpenAI chat message's tool call ids. */
+export const openAICalls = (message: Record<string, unknown>): string[] =>
+  ((message['tool_calls'] as { id: string }[] | undefined) ?? []).map((call) => call.id);
+/** The call an OpenAI tool message answers. */
+export const openAIResult = (message: Record<string, unknown>): string | undefined => message['tool_call_id'] as string | undefined;
