@@ -27,7 +27,7 @@ export { HISTORY_FILE, SessionHistory, deleteSession, listSessions, readSession,
 export type { ExportedSession } from './storage/export-session.js';
 export { exportSession } from './storage/export-session.js';
 export type { ContextSnapshot, ContextState, SnapshotSummary } from './storage/snapshot-store.js';
-export { SnapshotStore, compactionCountOf } from './storage/snapshot-store.js';
+export { SnapshotStore, compactionCountOf, summaryCountOf, DEFAULT_RETAIN_MANUAL } from './storage/snapshot-store.js';
 export { SessionInUseError } from './errors/session-in-use-error.js';
 export type { SessionLock, SessionLockOptions, SessionLockOwner } from './storage/session-lock.js';
 export { SESSION_LOCK_FILE, acquireSessionLock } from './storage/session-lock.js';

@@ -200,7 +200,7 @@ export class ChatSession {
     const starting = previous === undefined || previous === 'unknown';
     const fell = starting ? levelRank[reliability.level] >= levelRank.low : levelRank[reliability.level] > levelRank[previous];
     if (fell && (reliability.level === 'low' || reliability.level === 'critical')) {
-      this.print(this.options.colors.yellow(reliabilityWarning(this.options.modelName, this.manager.compactionCount, reliability.level)));
+      this.print(this.options.colors.yellow(reliabilityWarning(this.options.modelName, this.manager.summaryCount, reliability.level)));
     }
   }
 

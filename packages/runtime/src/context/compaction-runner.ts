@@ -67,6 +67,8 @@ export class CompactionRunner {
   private readonly stageHost: StageHost;
   private inFlight: Promise<unknown> | undefined;
   private compactions = 0;
+  /** Compactions in which a model wrote a summary: what costs reliability (rule stages keep every piece recoverable). */
+  private summaries = 0;
 
   constructor(parts: CompactionRunnerParts) {
     this.parts = parts;
@@ -97,6 +99,15 @@ export class CompactionRunner {
 
   set count(value: number) {
     this.compactions = value;
+  }
+
+  /** Compactions so far in which a model summarised (restored with a state). */
+  get summaryCount(): number {
+    return this.summaries;
+  }
+
+  set summaryCount(value: number) {
+    this.summaries = value;
   }
 
   /** True while a compaction runs. */
@@ -235,6 +246,7 @@ export class CompactionRunner {
   private commit(trigger: 'automatic' | 'manual', stages: readonly AppliedStage[], start: RunStart): CompactionOutcome {
     const { provider, result } = mergeStages(stages);
     this.compactions += 1;
+    if (stages.some((stage) => (stage.result.stats.modelCalls ?? 0) > 0)) this.summaries += 1;
     this.parts.options.history?.recordCompaction({ provider, tokensBefore: result.stats.tokensBefore, tokensAfter: result.stats.tokensAfter });
     reportCompaction(this.parts.events, this.parts.tokens, {
       baseline: start,

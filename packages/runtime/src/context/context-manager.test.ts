@@ -30,6 +30,32 @@ const halveAssistantText: ContextProviderV1 = {
   },
 };
 
+/** A model stage (as goal-aware or summarize): halves assistant texts, reporting one model call. */
+const summarizingStage: ContextProviderV1 = {
+  specificationVersion: 'v1',
+  name: 'summary-test',
+  description: 'test model stage',
+  shouldCompress: () => true,
+  async compress(messages, _config, context) {
+    const startedAt = performance.now();
+    const output = messages.map((message) =>
+      message.role !== 'assistant'
+        ? message
+        : {
+            ...message,
+            parts: message.parts.map((part) => (part.type === 'text' ? { ...part, text: part.text.slice(0, Math.ceil(part.text.length / 2)) } : part)),
+          },
+    );
+    return buildCompactionResult({
+      input: messages,
+      output,
+      tokens: context.tokens,
+      startedAt,
+      modelStats: { modelCalls: 1, modelInputTokens: 100, modelOutputTokens: 20 },
+    });
+  },
+};
+
 function failingStage(name: string, calls: { count: number }): ContextProviderV1 {
   return {
     specificationVersion: 'v1',
@@ -324,8 +350,29 @@ describe('ContextManager', () => {
     const large = new ContextManager({ contextSize: 50_000, registry, modelName: 'llama3.3:70b' });
     expect(large.reliability().level).toBe('high');
     addTurn(large);
+    // A rule-based compaction keeps every piece recoverable: it costs no reliability.
     await large.compact('shorten');
-    expect(large.reliability().level).toBe('medium');
+    expect(large.compactionCount).toBe(1);
+    expect(large.summaryCount).toBe(0);
+    expect(large.reliability().level).toBe('high');
+  });
+
+  it('lowers reliability for each compaction a model summarised, and keeps the count through a state', async () => {
+    const registry = new ProviderRegistry();
+    registry.register(summarizingStage);
+    const manager = new ContextManager({ contextSize: 50_000, registry, modelName: 'llama3.3:70b' });
+    addTurn(manager);
+    await manager.compact('summary-test');
+    expect(manager.summaryCount).toBe(1);
+    expect(manager.reliability().score).toBeCloseTo(0.95 * 0.85);
+    expect(manager.reliability().level).toBe('medium');
+    const restored = new ContextManager({ contextSize: 50_000, registry, modelName: 'llama3.3:70b' });
+    restored.restoreState(manager.state());
+    expect(restored.summaryCount).toBe(1);
+    // A state saved before summaries were counted apart counts every compaction.
+    const { systemPrompt, messages } = manager.state();
+    restored.restoreState({ systemPrompt, messages, compactionCount: 3 });
+    expect(restored.summaryCount).toBe(3);
   });
 
   it('keeps the context unchanged when a requested provider fails or is unknown', async () => {

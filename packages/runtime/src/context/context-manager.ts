@@ -18,7 +18,7 @@ import { ContextEventEmitter, type ContextEventListener, type ContextEventName }
 import { GoalManager } from '../goals/goal-manager.js';
 import { computeReliability, parseModelSize, type Reliability } from '../reliability/reliability.js';
 import { defaultRegistry, type ProviderRegistry } from '../registry/provider-registry.js';
-import { compactionCountOf, type ContextSnapshot, type ContextState, type SnapshotSummary } from '../storage/snapshot-store.js';
+import { compactionCountOf, summaryCountOf, type ContextSnapshot, type ContextState, type SnapshotSummary } from '../storage/snapshot-store.js';
 import { ActiveContext } from './active-context.js';
 import { CircuitBreaker } from './circuit-breaker.js';
 import { CompactionBackoff } from './compaction-backoff.js';
@@ -114,6 +114,11 @@ export class ContextManager {
   }
 
   /** Compactions so far (a restored state brings its own count). */
+  /** Compactions in which a model wrote a summary: what `reliability()` counts. */
+  get summaryCount(): number {
+    return this.runner.summaryCount;
+  }
+
   get compactionCount(): number {
     return this.runner.count;
   }
@@ -199,7 +204,8 @@ export class ContextManager {
 
   reliability(): Reliability {
     const size = this.options.modelSizeBillions ?? parseModelSize(this.options.modelName);
-    return computeReliability({ modelSizeBillions: size, compactionCount: this.compactionCount });
+    // Model summaries cost reliability; rule-based compactions (every piece kept, recoverable) do not.
+    return computeReliability({ modelSizeBillions: size, compactionCount: this.summaryCount });
   }
 
   /** The tokens kept back for the reply (sent as the reply limit). */
@@ -371,6 +377,7 @@ export class ContextManager {
       messages: [...this.conversation.messages],
       ...(this.goals.state ? { goal: this.goals.state } : {}),
       compactionCount: this.compactionCount,
+      summaryCount: this.summaryCount,
       providerState: Object.fromEntries(this.providerState),
       ...(this.conversation.foldedQuotes.length > 0 ? { foldedQuotes: [...this.conversation.foldedQuotes] } : {}),
     };
@@ -399,6 +406,7 @@ export class ContextManager {
     if (state.goal) this.goals.restore(state.goal);
     else this.goals.clear();
     this.runner.count = compactionCountOf(state);
+    this.runner.summaryCount = summaryCountOf(state);
     this.providerState.clear();
     for (const [key, value] of Object.entries(state.providerState ?? {})) this.providerState.set(key, value);
   }

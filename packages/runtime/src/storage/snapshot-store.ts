@@ -27,6 +27,16 @@ interface ContextStateFields {
   readonly providerState?: Readonly<Record<string, unknown>>;
   /** User messages the window guard folded out, kept as quotes in the system message. */
   readonly foldedQuotes?: readonly FoldedUserQuote[];
+  /**
+   * Of the compactions, those in which a model wrote a summary (what reliability counts). A state
+   * saved before it was kept counts every compaction (`summaryCountOf`).
+   */
+  readonly summaryCount?: number;
+}
+
+/** The compactions with a model summary a state had been through; all of them for a state saved before they were counted apart. */
+export function summaryCountOf(state: ContextState): number {
+  return state.summaryCount ?? compactionCountOf(state);
 }
 
 /** The compactions a context state had been through, whichever name it was saved with. */
