@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { temporaryFolders } from '../test-support/temporary-folders.js';
-import { META_CONFIG_FILES, PROJECT_CONFIG_FILES, mayHoldProjectConfig } from './config-file-candidates.js';
+import { COSMICONFIG_DEFAULT_FILES, META_CONFIG_FILES, PROJECT_CONFIG_FILES, mayHoldProjectConfig, projectFolders } from './config-file-candidates.js';
 import { loadConfig } from './load-config.js';
 
 const require = createRequire(import.meta.url);
@@ -20,7 +20,8 @@ function write(folder: string, file: string, content: string): void {
 
 describe('the config files cosmiconfig could read', () => {
   it('are the places cosmiconfig itself searches, for ollm and for its meta config', () => {
-    expect(PROJECT_CONFIG_FILES).toEqual(cosmiconfigDefaults.getDefaultSearchPlaces('ollm'));
+    expect(COSMICONFIG_DEFAULT_FILES).toEqual(cosmiconfigDefaults.getDefaultSearchPlaces('ollm'));
+    expect(PROJECT_CONFIG_FILES.slice(0, COSMICONFIG_DEFAULT_FILES.length)).toEqual(COSMICONFIG_DEFAULT_FILES);
     expect(META_CONFIG_FILES).toEqual(cosmiconfigDefaults.metaSearchPlaces);
   });
 
@@ -73,5 +74,25 @@ describe('a plugin package', () => {
     expect(mayHoldProjectConfig(folder, folder)).toBe(false);
     const { files } = await loadConfig({ cwd: folder, env: { OLLM_HOME: join(folder, 'home') } });
     expect(files).toEqual([]);
+  });
+});
+
+describe('a project config found as a person puts it', () => {
+  it('reads ollm.config.json, and one in the project root from a subfolder, not past the root', async () => {
+    const root = newFolder();
+    write(root, 'package.json', JSON.stringify({ name: 'app' }));
+    write(root, 'ollm.config.json', JSON.stringify({ contextSize: 12_288 }));
+    write(root, 'src/deep/file.ts', '');
+    const env = { OLLM_HOME: join(newFolder(), 'home') };
+    const fromRoot = await loadConfig({ cwd: root, env });
+    expect(fromRoot.config.contextSize).toBe(12_288);
+    expect(fromRoot.files).toEqual([join(root, 'ollm.config.json')]);
+    const fromSubfolder = await loadConfig({ cwd: join(root, 'src', 'deep'), env });
+    expect(fromSubfolder.config.contextSize).toBe(12_288);
+    expect(projectFolders(join(root, 'src', 'deep'))).toEqual([join(root, 'src', 'deep'), join(root, 'src'), root]);
+    // A project inside it with a package.json of its own stops the search there.
+    write(root, 'packages/inner/package.json', JSON.stringify({ name: 'inner' }));
+    const inner = await loadConfig({ cwd: join(root, 'packages', 'inner'), env });
+    expect(inner.files).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { ProviderOptions } from '@ollm/core';
 import type { z } from 'zod';
 import { InvalidConfigError } from '../errors/invalid-config-error.js';
-import { mayHoldProjectConfig } from './config-file-candidates.js';
+import { mayHoldProjectConfig, PROJECT_CONFIG_FILES } from './config-file-candidates.js';
 import { ollmHome } from '../storage/storage-id.js';
 import type { OllmConfigInput } from './config-schema.js';
 import { DEFAULT_OLLM_CONFIG, type OllmConfig } from './config-defaults.js';
@@ -29,7 +29,8 @@ const USER_FILES = ['config.json', 'config.yaml', 'config.yml'];
 
 /**
  * The effective config: defaults < user file under `$OLLM_HOME` < project file found by cosmiconfig
- * (module `ollm`: package.json key, `.ollmrc`, `.ollmrc.json|yaml|yml`, `ollm.config.js|mjs|cjs|ts`)
+ * from the working directory up to the project's root (module `ollm`: package.json key, `.ollmrc`,
+ * `.ollmrc.json|yaml|yml`, `ollm.config.js|mjs|cjs|ts|json|yaml|yml`)
  * < environment (`OLLM_HOST`, `OLLM_MODEL`, `OPENAI_BASE_URL`, `OPENAI_API_KEY`) < flags.
  * Every file is validated; a bad value is an `InvalidConfigError` naming the file and the key.
  * The API key and the credentials of a server URL are registered as secrets for the process
@@ -41,7 +42,8 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
   // Loaded on demand, and only where there is a file it could read: a command run where no config
   // is written should not pay for cosmiconfig and its loaders.
   let explorer: ReturnType<typeof import('cosmiconfig').cosmiconfig> | undefined;
-  const explore = async () => (explorer ??= (await import('cosmiconfig')).cosmiconfig('ollm', { cache: false }));
+  const explore = async () =>
+    (explorer ??= (await import('cosmiconfig')).cosmiconfig('ollm', { cache: false, searchPlaces: [...PROJECT_CONFIG_FILES], searchStrategy: 'project' }));
   const warnings: string[] = [];
   // zod (the schema) loads only when there is something to validate: a file, a variable or a flag.
   // Importing it costs ~70 ms, most of a short command's start when no config is written anywhere.
