@@ -96,7 +96,7 @@ export type CommandName = keyof typeof COMMANDS;
 /** What a bare `ollm [chat options]` runs. */
 const DEFAULT_COMMAND: CommandName = 'chat';
 /** The root's own options that take no value: they may come before the command's name. */
-const GLOBAL_FLAGS = new Set(['--no-plugins', '--debug']);
+const GLOBAL_FLAGS = new Set(['--no-plugins', '--debug', '--no-color']);
 /** The root's help and version: answered without any command module. */
 const ROOT_ANSWERS = new Set(['-h', '--help', '-V', '--version']);
 
@@ -122,7 +122,10 @@ Chat options (\`ollm [options]\` is \`ollm chat [options]\`):
  * Runs `ollm` with `argv` (without node and script) and returns the exit code. Nothing here
  * calls `process.exit`, so tests run commands in-process.
  */
-export async function runCli(argv: readonly string[], rawIo: CliIo, options: RunCliOptions = {}): Promise<number> {
+export async function runCli(givenArgv: readonly string[], givenIo: CliIo, options: RunCliOptions = {}): Promise<number> {
+  // `--no-color`, wherever it is on the line, is NO_COLOR for this run (every command reads colour from there).
+  const argv = givenArgv.filter((word) => word !== '--no-color');
+  const rawIo = argv.length === givenArgv.length ? givenIo : { ...givenIo, env: { ...givenIo.env, NO_COLOR: '1' } };
   let io = rawIo;
   let loaded: CommandModule | undefined;
   let redacting: RedactingIo | undefined;
@@ -187,6 +190,7 @@ function buildProgram(context: CommandContext, running: { readonly name: Command
     .version(version, '-V, --version', 'print the version')
     .option('--no-plugins', 'load no plugin packages (safe mode)')
     .option('--debug', 'print stack traces with errors')
+    .option('--no-color', 'no colour (also NO_COLOR, FORCE_COLOR=0, TERM=dumb)')
     .helpOption('-h, --help', 'show help')
     .helpCommand('help [command]', 'show help for a command')
     .showSuggestionAfterError(true)

@@ -55,4 +55,18 @@ describe('colour', () => {
     expect((await runOllm(['nope'], { isTTY: true, env: { NO_COLOR: '1' } })).stderr.startsWith('ollm: ')).toBe(true);
     expect((await runOllm(['nope'])).stderr.startsWith('ollm: ')).toBe(true);
   });
+
+  it('has none with --no-color (anywhere on the line), FORCE_COLOR=0 or TERM=dumb, and some with FORCE_COLOR=1 in a pipe', async () => {
+    for (const run of [
+      await runOllm(['--no-color', 'nope'], { isTTY: true }),
+      await runOllm(['digest', 'missing.json', '--no-color'], { isTTY: true }),
+      await runOllm(['nope'], { isTTY: true, env: { FORCE_COLOR: '0' } }),
+      await runOllm(['nope'], { isTTY: true, env: { TERM: 'dumb' } }),
+    ]) {
+      expect(run.stderr.startsWith('ollm: ')).toBe(true);
+      expect(run.stderr).not.toContain('\x1b[');
+    }
+    expect((await runOllm(['digest', 'missing.json', '--no-color'])).stderr).toBe('ollm: missing.json: no such file\n');
+    expect((await runOllm(['nope'], { env: { FORCE_COLOR: '1' } })).stderr.startsWith('\x1b[31mollm:\x1b[39m ')).toBe(true);
+  });
 });

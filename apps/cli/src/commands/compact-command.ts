@@ -23,6 +23,7 @@ import { collectProviderOption, parseProviderOptionFlags, unusedProviderOptions 
 import { readInputTranscript, selectConversations } from '../read-input.js';
 import { STANDARD_STREAM, STANDARD_INPUT_NAME } from '../read-standard-input.js';
 import { defineCommand } from './define-command.js';
+import { drawsOnTerminal } from '../output/terminal.js';
 
 interface CompactOptions {
   readonly provider: string;
@@ -251,7 +252,7 @@ Examples:
 /** Provider warnings always reach stderr; info and debug only with --debug. */
 function createLogger(io: CliIo, provider: string, debug: boolean): Logger {
   // On a terminal the spinner owns the current line: clear it so the message starts clean.
-  const clear = io.isTTY ? '\r\x1b[2K' : '';
+  const clear = drawsOnTerminal(io) ? '\r\x1b[2K' : '';
   const write = (level: string, message: string): void => {
     io.stderr.write(`${clear}ollm: ${provider}: ${level}: ${oneLine(message)}\n`);
   };

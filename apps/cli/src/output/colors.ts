@@ -4,8 +4,15 @@ import type { CliIo } from '../cli-io.js';
 
 export type Colors = ReturnType<typeof picocolors.createColors>;
 
-/** Colour only on a terminal, and never when NO_COLOR is set (no-color.org). */
+/**
+ * Colour on a terminal that can show it; never with `NO_COLOR` set (no-color.org; `--no-color`
+ * sets it), `FORCE_COLOR=0` or `false`, or `TERM=dumb`; always with any other `FORCE_COLOR`.
+ */
 export function colorsFor(io: CliIo): Colors {
-  const noColor = io.env['NO_COLOR'] !== undefined && io.env['NO_COLOR'] !== '';
-  return picocolors.createColors(io.isTTY && !noColor);
+  const { env } = io;
+  const force = env['FORCE_COLOR'];
+  if (force === '0' || force === 'false') return picocolors.createColors(false);
+  if ((env['NO_COLOR'] !== undefined && env['NO_COLOR'] !== '') || env['TERM'] === 'dumb') return picocolors.createColors(false);
+  if (force !== undefined) return picocolors.createColors(true);
+  return picocolors.createColors(io.isTTY);
 }

@@ -27,6 +27,15 @@ describe('progress spinner', () => {
     expect(terminal.written.at(-1)).toBe('\r\x1b[2K');
   });
 
+  it('draws nothing on a terminal whose TERM is dumb (it shows escapes raw)', () => {
+    const written: string[] = [];
+    const stream = { write: (chunk: string | Uint8Array) => written.push(String(chunk)) };
+    const spinner = startSpinner({ stdout: stream, stderr: stream, cwd: '/', env: { TERM: 'dumb' }, isTTY: true }, 'trim: compacting');
+    vi.advanceTimersByTime(1_000);
+    spinner.stop();
+    expect(written).toEqual([]);
+  });
+
   it('redraws until stopped, and stopping twice writes nothing more', () => {
     const terminal = io(true);
     const spinner = startSpinner(terminal.io, 'trim: compacting');

@@ -1,5 +1,6 @@
 import type { CliIo, OutputStream } from '../cli-io.js';
 import { formatMilliseconds } from './format-number.js';
+import { drawsOnTerminal } from './terminal.js';
 
 const frames = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 const frameIntervalMs = 100;
@@ -45,7 +46,7 @@ export function clearSpinners(io: CliIo): () => void {
  * is not a terminal, so logs and pipes never receive control characters.
  */
 export function startSpinner(io: CliIo, label: string): ProgressSpinner {
-  if (!io.isTTY) return { update() {}, pause() {}, resume() {}, stop() {} };
+  if (!drawsOnTerminal(io)) return { update() {}, pause() {}, resume() {}, stop() {} };
   const started = performance.now();
   let current = label;
   let frame = 0;
