@@ -6,7 +6,8 @@
 // window and upstream mode, and prints a table. Opt-in, not in CI.
 //
 //   node internal/agents-smoke/run-agents.mjs [--agents claude,codex] [--windows 16384,32768]
-//     [--modes ollama,llamacpp] [--routes direct,ollm,launch] [--prefix-run] [--no-matrix] [--timeout 300] [--out FILE]
+//     [--modes ollama,llamacpp] [--routes direct,ollm,launch] [--prefix-run] [--prefix-window 16384]
+//     [--prefix-mode llamacpp] [--no-own-compaction] [--no-matrix] [--timeout 300] [--out FILE]
 //
 // Routes: direct (the agent at the scripted model), ollm (the agent at `ollm serve --window W` in
 // front of it, with the proxy's log read), launch (`ollm launch <agent> --window W --model ...`).
@@ -36,6 +37,9 @@ const modes = option('modes', 'ollama,llamacpp').split(',');
 const routes = option('routes', 'direct,ollm').split(',');
 const timeoutSeconds = Number(option('timeout', '300'));
 const prefixRun = flag('prefix-run');
+const prefixWindow = Number(option('prefix-window', '16384'));
+// --no-own-compaction: the 40-step run through ollm only (Claude Code's own compaction has no setting below 100K).
+const ownCompaction = !flag('no-own-compaction');
 const matrix = !flag('no-matrix');
 mkdirSync(samplesDir, { recursive: true });
 mkdirSync(runsDir, { recursive: true });
@@ -409,14 +413,14 @@ const prefixRows = [];
 if (prefixRun) {
   for (const name of present) {
     const agent = AGENTS[name];
-    const variants = [{ route: 'ollm', ownCompaction: false }, ...(agent.ownCompactionSetting ? [{ route: 'direct', ownCompaction: true }] : [])];
+    const variants = [{ route: 'ollm', ownCompaction: false }, ...(agent.ownCompactionSetting && ownCompaction ? [{ route: 'direct', ownCompaction: true }] : [])];
     for (const variant of variants) {
-      const row = await runOne({ name, window: 16384, mode: option('prefix-mode', 'llamacpp'), steps: 40, label: 'p40-', ...variant });
+      const row = await runOne({ name, window: prefixWindow, mode: option('prefix-mode', 'llamacpp'), steps: 40, label: 'p40-', ...variant });
       prefixRows.push(row);
       console.error(prefixTable([row]).split('\n').at(-1));
     }
   }
-  console.log(`\n## 40-step run, 16K window: shared prefix between consecutive main-loop requests\n\n${prefixTable(prefixRows)}\n`);
+  console.log(`\n## 40-step run, ${prefixWindow / 1024}K window: shared prefix between consecutive main-loop requests\n\n${prefixTable(prefixRows)}\n`);
 }
 const out = option('out');
 if (out) writeFileSync(out, JSON.stringify({ rows, prefixRows }, null, 2));
