@@ -413,7 +413,10 @@ const prefixRows = [];
 if (prefixRun) {
   for (const name of present) {
     const agent = AGENTS[name];
-    const variants = [{ route: 'ollm', ownCompaction: false }, ...(agent.ownCompactionSetting && ownCompaction ? [{ route: 'direct', ownCompaction: true }] : [])];
+    const variants = [
+      { route: 'ollm', ownCompaction: false },
+      ...(agent.ownCompactionSetting && ownCompaction ? [{ route: 'direct', ownCompaction: true }] : []),
+    ];
     for (const variant of variants) {
       const row = await runOne({ name, window: prefixWindow, mode: option('prefix-mode', 'llamacpp'), steps: 40, label: 'p40-', ...variant });
       prefixRows.push(row);
