@@ -7,6 +7,7 @@ import {
   type ContextProvider,
   type LanguageModel,
   type Logger,
+  type Message,
   type MessageShapeRuleSet,
   type ProviderOptions,
   type TokenCounter,
@@ -41,6 +42,11 @@ const LOOKUP_CHUNK = 32;
 export const KEPT_HEAD_SHARE = 0.75;
 /** Messages before the verbatim end the kept part may stop at, so the part compacted again starts a turn (a call, not its result). */
 const HEAD_SEARCH = 4;
+/**
+ * The least share of what the newest turn leaves that the rest of the conversation is compacted
+ * to, when the newest turn takes most of the target (a small window, a large tool output).
+ */
+const NEWEST_REST_SHARE = 0.25;
 /** Messages back from the end the newest turn is looked for in (a call with this many results at most). */
 const NEWEST_TURN_SEARCH = 16;
 const BODY_LABEL = 'request body';
@@ -434,7 +440,7 @@ export class RequestCompactor {
       const messages = [...head, ...written.slice(leading.length), ...newest.messages];
       const read = readWireMessages(request.format, messages, BODY_LABEL).messages;
       const tokensAfter = tokens.countMessages(read);
-      if (tokensAfter > budget || checkMessageShape(read, shape).length > 0) return undefined;
+      if (tokensAfter > budget || breaksShape(read, request, shape)) return undefined;
       return this.#outcome(work, { ...outcome, messages, tokensAfter }, head.length);
     }
     return undefined;
@@ -462,10 +468,47 @@ export class RequestCompactor {
   async #compactWhole(work: CompactionWork): Promise<CompactionOutcome> {
     const { request, reused, tail, budget } = work;
     const input = reused ? [...reused.messages, ...tail] : [...request.messages];
+    const kept = await this.#compactBeforeNewest(work, input);
+    if (kept) return kept;
     const outcome = await this.#compactMessages(work, readWireMessages(request.format, input, BODY_LABEL), budget, this.#targetShare());
     if (outcome.tokensAfter > budget)
       throw requestTooLarge({ ...work.base, after: outcome.tokensAfter, reason: 'system, user and pinned messages alone are over it' });
     return this.#outcome(work, { ...outcome, messages: outcome.written }, 0);
+  }
+
+  /**
+   * Compacts everything before the request's newest turn and sends that turn as it came: what the
+   * agent just did (a call and its result) is what it works on next, and a pipeline given the
+   * whole conversation may fold it when pinned messages (an agent's role-system reminders) leave
+   * little room. The rest aims for the target less the newest turn (at the least, what fits beside
+   * it). Undefined when there is no such turn, or the result is no valid conversation under the
+   * budget: then the whole is compacted as it is.
+   */
+  async #compactBeforeNewest(work: CompactionWork, input: readonly unknown[]): Promise<CompactionOutcome | undefined> {
+    const { request, tail, budget } = work;
+    const { tokens, shape } = this.#options;
+    const firstUser = input.findIndex((message) => (message as { role?: unknown } | null)?.role === 'user');
+    const leading = input.slice(0, firstUser + 1);
+    const newest = this.#newestTurn(request, leading, tail);
+    if (!newest || newest.messages.length >= input.length - leading.length) return undefined;
+    const rest = input.slice(0, input.length - newest.messages.length);
+    let part;
+    try {
+      part = readWireMessages(request.format, rest, BODY_LABEL);
+    } catch (error) {
+      if (!InvalidTranscriptError.isInstance(error)) throw error;
+      return undefined;
+    }
+    const partBudget = budget - newest.tokens;
+    if (partBudget <= 0) return undefined;
+    const target = spanTarget(budget, this.#targetShare());
+    const partShare = Math.min(1, Math.max(target - newest.tokens, partBudget * NEWEST_REST_SHARE) / partBudget);
+    const outcome = await this.#compactMessages(work, part, partBudget, partShare);
+    const messages = [...outcome.written, ...newest.messages];
+    const read = readWireMessages(request.format, messages, BODY_LABEL).messages;
+    const tokensAfter = tokens.countMessages(read);
+    if (tokensAfter > budget || breaksShape(read, request, shape)) return undefined;
+    return this.#outcome(work, { ...outcome, messages, tokensAfter }, 0);
   }
 
   /** The pipeline over `wire`'s messages to `targetShare` of `budget`; what it removed saved where every proxy finds it. */
@@ -555,6 +598,23 @@ interface CompactedPart {
   readonly references: readonly string[];
   readonly removed: number;
   readonly processedTokens: number;
+}
+
+/**
+ * True when `messages` break a rule of the message shape the request itself kept: a request
+ * that already breaks one (Claude Code's role-system reminders inside `messages` are no
+ * `system-first`) may go on breaking it, not a new one.
+ */
+function breaksShape(messages: readonly Message[], request: ChatRequest, shape: MessageShapeRuleSet): boolean {
+  const broken = checkMessageShape(messages, shape);
+  if (broken.length === 0) return false;
+  let before: ReadonlySet<string>;
+  try {
+    before = new Set(checkMessageShape(readWireMessages(request.format, request.messages, BODY_LABEL).messages, shape).map((violation) => violation.rule));
+  } catch {
+    return true;
+  }
+  return broken.some((violation) => !before.has(violation.rule));
 }
 
 function unchanged(tokens: number): Omit<RequestReport, 'model' | 'window' | 'windowSource' | 'reserve' | 'budget' | 'toolsTokens' | 'calibration'> {

@@ -117,6 +117,35 @@ describe('ollm serve with the @anthropic-ai/sdk client (/v1/messages)', () => {
     expect(actions.filter((action) => action === 'reused').length).toBeGreaterThan(actions.filter((action) => action === 'compacted').length);
   });
 
+  it('sends the newest call and its result as they came when role-system reminders inside messages leave little room (Claude Code)', async () => {
+    harness = await startProxyHarness();
+    const client = new Anthropic({ baseURL: harness.proxy.url, apiKey: 'sk-ant-serve-test', maxRetries: 0 });
+    const reminder = (text: string) => ({ role: 'system', content: `${text} ${Array.from({ length: 120 }, (_, index) => `note${index}`).join(' ')}` });
+    const messages: unknown[] = [{ role: 'user', content: [{ type: 'text', text: question(0) }] }, reminder('Agents you may call:')];
+    for (let turn = 0; turn < 12; turn += 1) {
+      if (turn === 6) messages.push(reminder('The task tools have not been used recently.'));
+      messages.push(
+        { role: 'assistant', content: [{ type: 'tool_use', id: `toolu_${turn}`, name: 'Read', input: { path: `src/module-${turn}.ts` } }] },
+        // The newest result is the largest: more than fold's share for the newest turns at this window.
+        {
+          role: 'user',
+          content: [
+            {
+              type: 'tool_result',
+              tool_use_id: `toolu_${turn}`,
+              content: turn === 11 ? [0, 1, 2, 3].map((index) => fileText(turn + index)).join('\n') : fileText(turn),
+            },
+          ],
+        },
+      );
+    }
+    await client.messages.create({ model: SMALL_MODEL.name, max_tokens: 1024, system: SYSTEM, tools: TOOLS, messages: messages as Anthropic.MessageParam[] });
+    expect(harness.reports[0]!.action).toBe('compacted');
+    const sent = (harness.fake.requests.find((request) => request.path === '/v1/messages')!.body as Sent).messages;
+    expect(sent.slice(-2)).toEqual(messages.slice(-2));
+    expect(unpaired(sent)).toEqual([]);
+  });
+
   it("refuses a prompt no compaction can fit in Anthropic's own error shape and words, nothing sent upstream", async () => {
     harness = await startProxyHarness();
     const client = new Anthropic({ baseURL: harness.proxy.url, apiKey: 'sk-ant-serve-test', maxRetries: 0 });
