@@ -72,8 +72,9 @@ describe.skipIf(!redisServerAvailable())('two ollm serve replicas sharing one Re
         tool_calls: [{ id: `c${turn}`, type: 'function', function: { name: 'read_file', arguments: '{"path":"a.ts"}' } }],
       });
       messages.push({ role: 'tool', tool_call_id: `c${turn}`, content: fileText(turn) });
-      // A load balancer sends turns alternately to the two replicas.
-      const replica = turn % 2;
+      // A load balancer sends turns to the two replicas in turn, three at a time (so compactions,
+      // every few turns, land on both whatever their cadence).
+      const replica = Math.floor(turn / 3) % 2;
       const { data, response } = await clients[replica]!.chat.completions.create({ model: SMALL_MODEL.name, messages, max_tokens: 100 }).withResponse();
       served.push({ replica, fields: contextFields(response.headers.get('x-ollm-context')) });
       messages.push({ role: 'assistant', content: data.choices[0]?.message.content ?? '' });
@@ -87,7 +88,10 @@ describe.skipIf(!redisServerAvailable())('two ollm serve replicas sharing one Re
     const compacted = served.filter(({ fields }) => fields['action'] === 'compacted');
     expect(compacted.slice(1).every(({ fields }) => Number(fields['reused']) > 0)).toBe(true);
     expect(new Set(compacted.map(({ replica }) => replica))).toEqual(new Set([0, 1]));
-    expect(counting.compactions).toBe(compacted.length);
+    // One replica's pipeline per compaction, never both's: a compaction tries to keep what the last
+    // one wrote, then the newest turn as it came, then runs on the whole: at most three runs.
+    expect(counting.compactions).toBeGreaterThanOrEqual(compacted.length);
+    expect(counting.compactions).toBeLessThanOrEqual(compacted.length * 3);
 
     // What one replica removed, the other's store (and `ollm recover --store`) reads back.
     const reference = replicas[0]!.reports.concat(replicas[1]!.reports).flatMap((report) => report.references)[0]!;
