@@ -29,6 +29,17 @@ describe('ollm recover', () => {
     }
   });
 
+  it('takes a placeholder pasted as it reads in a compacted conversation', async () => {
+    const saved = saveRemovedContent(home, 'the folded output');
+    const reference = saved.sha256.slice(0, 12);
+    for (const pasted of [`[ollm fold ${reference}]`, `[ollm fold ${reference}] 123 lines`, `  $ cat f06.py [ollm fold ${reference}]\n`]) {
+      const run = await recover([pasted]);
+      expect(run.code, pasted).toBe(0);
+      expect(run.stdout, pasted).toBe('the folded output');
+    }
+    expect((await recover(['[ollm fold abc]'])).stderr).toMatch(/is not a recovery path .*a placeholder \(\[ollm fold <hex>\]\)/);
+  });
+
   it('reads a placeholder path outside $OLLM_HOME and honours --logdir', async () => {
     const elsewhere = join(folder.path, 'other-logdir');
     const saved = saveRemovedContent(elsewhere, 'elsewhere');

@@ -26,7 +26,10 @@ const badReference = (message: string): Error => new InvalidArgumentError({ argu
 /** `ollm recover`: named and described by the dispatcher (run-cli.ts). */
 export const recoverCommand = defineCommand((command: Command, context: CommandContext) => {
   command
-    .argument('<reference>', 'the path a placeholder names, the sha256, or a unique prefix of at least 8 hex digits')
+    .argument(
+      '<reference>',
+      'the path a placeholder names, the placeholder itself ("[ollm fold 0d81d2859b39]"), the sha256, or a unique prefix of at least 8 hex digits',
+    )
     .option('--logdir <dir>', 'the logdir compaction used (default: $OLLM_HOME or ~/.ollm)')
     .option('--store <files|redis://…>', 'where `ollm serve` kept removed content: files (the logdir, the default) or the redis:// URL its --store named')
     .addHelpText(
@@ -69,12 +72,17 @@ function parseReference(reference: string, io: CliIo): Reference {
     // A placeholder's path: read it where it points, so another logdir works without --logdir.
     return { sha256: fileName[1]!, ...(trimmed.includes('/') ? { path: resolve(io.cwd, trimmed) } : {}) };
   }
+  // A placeholder as it reads in a compacted conversation, pasted whole: `[ollm fold 0d81d2859b39] 12 lines`.
+  const placeholder = /\[ollm [\w-]+ ([0-9a-f]{8,64})\]/i.exec(trimmed);
+  if (placeholder) return parseReference(placeholder[1]!, io);
   if (fullSha.test(trimmed.toLowerCase())) return { sha256: trimmed.toLowerCase() };
   if (/^[0-9a-fA-F]+$/.test(trimmed)) {
     if (trimmed.length < minimumPrefix) throw badReference(`"${trimmed}" is too short: give at least ${minimumPrefix} hex digits of the sha256.`);
     return { prefix: trimmed.toLowerCase() };
   }
-  throw badReference(`"${reference}" is not a recovery path (.../removed/<sha256>.txt) or a sha256 (prefix of at least ${minimumPrefix} hex digits).`);
+  throw badReference(
+    `"${reference}" is not a recovery path (.../removed/<sha256>.txt), a placeholder ([ollm fold <hex>]) or a sha256 (prefix of at least ${minimumPrefix} hex digits).`,
+  );
 }
 
 /** The one sha256 among `matches` that starts with `prefix`, or a usage error naming where it looked. */
