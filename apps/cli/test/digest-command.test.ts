@@ -17,6 +17,22 @@ describe.skipIf(!fixturesPresent)('ollm digest', () => {
     expect(run.stdout).toMatch(new RegExp(`^[0-9a-f]{64}  ${sweAgentFixture}\\n$`));
   });
 
+  it('reads stdin for -, and prints JSON with --json (the same digest)', async () => {
+    const digest = (await runOllm(['digest', sweAgentFixture])).stdout.split(' ')[0];
+    const piped = await runOllm(['digest', '-', '--json'], { stdin: readFileSync(sweAgentFixture) });
+    expect(piped.code).toBe(0);
+    const entries = JSON.parse(piped.stdout) as { file: string; digest: string; messages: number }[];
+    expect(entries).toHaveLength(1);
+    expect(entries[0]!.file).toBe('-');
+    expect(entries[0]!.digest).toBe(digest);
+    expect(entries[0]!.messages).toBeGreaterThan(0);
+    const stats = await runOllm(['stats', '-', '--json'], { stdin: readFileSync(sweAgentFixture) });
+    expect(stats.code).toBe(0);
+    expect(JSON.stringify(JSON.parse(stats.stdout))).toBe(
+      JSON.stringify(JSON.parse((await runOllm(['stats', sweAgentFixture, '--json'])).stdout)).replaceAll(JSON.stringify(sweAgentFixture), '"-"'),
+    );
+  });
+
   it('gives a byte copy the same digest and a one-character change a different one', async () => {
     const copy = join(folder.path, 'copy.traj.json');
     const changed = join(folder.path, 'changed.traj.json');

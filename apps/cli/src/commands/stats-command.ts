@@ -20,7 +20,7 @@ const encodings: readonly TokenEncoding[] = ['o200k_base', 'cl100k_base'];
 /** `ollm stats`: named and described by the dispatcher (run-cli.ts). */
 export const statsCommand = defineCommand((command: Command, context: CommandContext) => {
   command
-    .argument('<file>', 'transcript file (format detected)')
+    .argument('<file>', 'transcript file (format detected), or - for stdin')
     .option('--json', 'print the numbers as JSON')
     .option('--encoding <encoding>', `BPE encoding to count with (${encodings.join(', ')})`, 'o200k_base')
     .option('--conversation <id>', 'only this conversation of a multi-conversation file')
@@ -47,7 +47,7 @@ Examples:
         });
       }
       const encoding = options.encoding as TokenEncoding;
-      const transcript = await readInputTranscript(io, file, options.format);
+      const transcript = await readInputTranscript(io, file, options.format, { standardInput: true });
       const selected = selectConversations(transcript, options.conversation);
       const tokens = new TokenCounter(createTokenizer(encoding));
       const entries = selected.map(({ conversation }) => ({
