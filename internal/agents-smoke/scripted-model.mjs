@@ -194,13 +194,13 @@ export function decide(normalized, task) {
   const xmlShell = !shell && /<execute_command>/.test(system);
   // A summary the agent asks for: its last (non-system) turn is a user turn that asks for one.
   const lastTurn = [...normalized.turns].reverse().find((turn) => turn.role !== 'system');
+  const mainLoop = Boolean(shell || xmlShell);
+  // A request without the shell tool that asks for a summary may quote the task and an earlier summary.
   const summaryAsked =
     lastTurn?.role === 'user' &&
     !lastTurn.results &&
     SUMMARY_RE.test(lastTurn.text.slice(-6000)) &&
-    !lastTurn.text.includes(task.promptTag) &&
-    !lastTurn.text.includes(SUMMARY_TAIL);
-  const mainLoop = Boolean(shell || xmlShell);
+    (!mainLoop || (!lastTurn.text.includes(task.promptTag) && !lastTurn.text.includes(SUMMARY_TAIL)));
   if (summaryAsked || !mainLoop) {
     // A side request: a title, a topic check, a quota probe, or a summary the agent asks for.
     const files = highest > 0 ? `Files read so far: f01 to f${pad(highest)} ([[read:f${pad(highest)}]] done). ` : '';

@@ -32,27 +32,12 @@ const halveAssistantText: ContextProviderV1 = {
 
 /** A model stage (as goal-aware or summarize): halves assistant texts, reporting one model call. */
 const summarizingStage: ContextProviderV1 = {
-  specificationVersion: 'v1',
+  ...halveAssistantText,
   name: 'summary-test',
   description: 'test model stage',
-  shouldCompress: () => true,
-  async compress(messages, _config, context) {
-    const startedAt = performance.now();
-    const output = messages.map((message) =>
-      message.role !== 'assistant'
-        ? message
-        : {
-            ...message,
-            parts: message.parts.map((part) => (part.type === 'text' ? { ...part, text: part.text.slice(0, Math.ceil(part.text.length / 2)) } : part)),
-          },
-    );
-    return buildCompactionResult({
-      input: messages,
-      output,
-      tokens: context.tokens,
-      startedAt,
-      modelStats: { modelCalls: 1, modelInputTokens: 100, modelOutputTokens: 20 },
-    });
+  async compress(messages, config, context) {
+    const result = await halveAssistantText.compress(messages, config, context);
+    return { ...result, stats: { ...result.stats, modelCalls: 1, modelInputTokens: 100, modelOutputTokens: 20 } };
   },
 };
 
