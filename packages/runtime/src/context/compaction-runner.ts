@@ -159,9 +159,15 @@ export class CompactionRunner {
   private async compactWith(provider: ContextProvider, abortSignal: AbortSignal | undefined): Promise<CompactionOutcome> {
     const start = this.runStart();
     const { result, inputLength } = await this.run(provider, this.parts.window.targetLimit(), abortSignal);
-    if (result.stats.tokensAfter >= result.stats.tokensBefore && this.parts.window.fits()) {
+    if (result.stats.tokensAfter >= result.stats.tokensBefore) {
       // Nothing saved: not a compaction (it must not cost reliability, a snapshot or a history entry).
+      // A context over the window still gets the window guard, counted as what it is.
       this.parts.events.emit('compaction-skipped', { provider: provider.name, reason: 'nothing to remove: the result was not smaller than its input' });
+      const guarded = this.parts.window.fits() ? undefined : await this.guardWindow();
+      if (guarded) {
+        this.takeAutoSnapshot('before window-guard', start);
+        return this.commit('manual', [guarded], start);
+      }
       return { provider: provider.name, trigger: 'manual', result: { ...result, messages: this.parts.conversation.messages } };
     }
     const stage: AppliedStage = { provider: provider.name, result };

@@ -387,6 +387,24 @@ describe('ContextManager', () => {
     expect(manager.activeMessages).toEqual(before);
   });
 
+  it('does not count a requested compaction that saved nothing even when the context is over the window', async () => {
+    const registry = new ProviderRegistry();
+    registry.register(shortenToolResults);
+    const manager = new ContextManager({ contextSize: 1_024, registry });
+    // A restored context over the window that nothing may cut: one user message waiting for its reply.
+    manager.restoreState({
+      systemPrompt: '',
+      messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'word '.repeat(2_000) }] }],
+      compactionCount: 0,
+    });
+    expect(manager.fitsWindow()).toBe(false);
+    const counts = record(manager);
+    await manager.compact('shorten');
+    expect(manager.compactionCount).toBe(0);
+    expect(counts.compacted).toBeUndefined();
+    expect(manager.fitsWindow()).toBe(false);
+  });
+
   it('cancels an automatic compaction in flight without counting it as a model failure', async () => {
     const registry = new ProviderRegistry();
     const waitsForCancel: ContextProviderV1 = {
