@@ -50,7 +50,9 @@ describe.skipIf(!fixturesPresent)('ollm compact as a filter (in-process)', () =>
     const fromStdin = await compact(['-', ...args], readFileSync(sweAgentFixture));
     expect(fromStdin.code, fromStdin.stderr).toBe(0);
     expect(fromStdin.stdoutBytes.equals(fromFile.stdoutBytes)).toBe(true);
-    expect(fromStdin.stderr).toMatch(/^placeholder: 18,553 -> [\d,]+ tokens \(-[\d.]+%\), \d+ pieces saved under ~\/home\/removed; limit not reached\n$/);
+    expect(fromStdin.stderr).toMatch(
+      /^placeholder: 18,553 -> [\d,]+ tokens \(-[\d.]+%\), \d+ pieces saved under ~\/home\/removed; limit not reached\nrecover one: ollm recover [0-9a-f]{12}( \(also .*\))?\n$/,
+    );
     const output = parseTranscript(fromStdin.stdout, { file: 'stdout' });
     expect(output.format).toBe('swe-agent');
     expect(tokens.countMessages(output.conversations[0]!.messages)).toBeLessThan(18_553);
@@ -60,7 +62,7 @@ describe.skipIf(!fixturesPresent)('ollm compact as a filter (in-process)', () =>
     const run = await compact([sweAgentFixture, '--provider', 'placeholder', '--limit', '9000', '--out', '-']);
     expect(run.code, run.stderr).toBe(0);
     expect(parseTranscript(run.stdout, { file: 'stdout' }).format).toBe('swe-agent');
-    expect(run.stderr).toMatch(/^placeholder: 18,553 -> .*limit not reached\n$/);
+    expect(run.stderr).toMatch(/^placeholder: 18,553 -> .*limit not reached\nrecover one: ollm recover [0-9a-f]{12}.*\n$/);
     expect(run.stderr).not.toContain('wrote');
   });
 
@@ -210,7 +212,9 @@ describe.skipIf(!binaryBuilt || !fixturesPresent)('ollm compact as a filter (the
     expect(after).toBeLessThan(before);
     expect(run.stdout.length).toBeLessThan(readFileSync(sweAgentFixture).length);
     expect(run.stderr).toMatch(
-      new RegExp(`^fold: 18,553 -> ${after.toLocaleString('en-US')} tokens \\(-[\\d.]+%\\), \\d+ pieces saved under ~/home/removed\\n$`),
+      new RegExp(
+        `^fold: 18,553 -> ${after.toLocaleString('en-US')} tokens \\(-[\\d.]+%\\), \\d+ pieces saved under ~/home/removed\\nrecover one: ollm recover [0-9a-f]{12}.*\\n$`,
+      ),
     );
   });
 

@@ -6,7 +6,7 @@ function report(tokensBefore: number, tokensAfter: number, limit: number, saved:
   const removed = Array.from({ length: saved }, (_, index) => ({
     messageId: `m${index}`,
     kind: 'tool-result',
-    sha256: 'a'.repeat(64),
+    sha256: `${String(index).padStart(2, '0')}${'a'.repeat(62)}`,
     originalTokens: 10,
     path: `/x/${index}.txt`,
   }));
@@ -16,7 +16,8 @@ function report(tokensBefore: number, tokensAfter: number, limit: number, saved:
 describe('the compact summary line', () => {
   it('reads like the brief: provider, before -> after, change, pieces saved', () => {
     expect(formatCompactSummary({ provider: 'trim', reports: [report(17837, 8912, 8918, 12)], savedUnder: '~/.ollm/removed' })).toBe(
-      'trim: 17,837 -> 8,912 tokens (-50.0%), 12 pieces saved under ~/.ollm/removed',
+      'trim: 17,837 -> 8,912 tokens (-50.0%), 12 pieces saved under ~/.ollm/removed\n' +
+        'recover one: ollm recover 00aaaaaaaaaa (also 01aaaaaaaaaa, 02aaaaaaaaaa; all 12 in --json)',
     );
   });
 
@@ -28,7 +29,8 @@ describe('the compact summary line', () => {
       written: 'small.json',
     });
     expect(line).toBe(
-      'mask,trim: 2 conversations, 2,000 -> 1,100 tokens (-45.0%), 3 pieces saved under /logs/removed; limit not reached in 1; wrote small.json',
+      'mask,trim: 2 conversations, 2,000 -> 1,100 tokens (-45.0%), 3 pieces saved under /logs/removed; limit not reached in 1; wrote small.json\n' +
+        'recover one: ollm recover 00aaaaaaaaaa (also 01aaaaaaaaaa)',
     );
   });
 });

@@ -27,8 +27,22 @@ export function formatCompactSummary(options: CompactSummaryOptions): string {
   const goalNote = goals.length === 1 ? `\n${describeGoal(goals[0]!)}` : goals.length > 1 ? `\n${goals.length} conversations carry a goal (see --json)` : '';
   return (
     `${options.provider}: ${count}${formatInteger(before)} -> ${formatInteger(after)} tokens (${formatChange(before, after)}), ` +
-    `${formatInteger(saved)} pieces saved under ${options.savedUnder}${missedNote}${written}${goalNote}`
+    `${formatInteger(saved)} pieces saved under ${options.savedUnder}${missedNote}${written}${recoverNote(reports)}${goalNote}`
   );
+}
+
+/** Pieces named on the summary's second line: the reference the placeholders show, the rest in --json. */
+const REFERENCES_SHOWN = 3;
+
+/** `\nrecover one: ollm recover 0d81d2859b39 (also 1a2b3c4d5e6f, 9f8e7d6c5b4a; all 12 in --json)`. */
+function recoverNote(reports: readonly ConversationReport[]): string {
+  const references = [...new Set(reports.flatMap((report) => report.removed.filter((piece) => piece.path).map((piece) => piece.sha256.slice(0, 12))))];
+  if (references.length === 0) return '';
+  const [first, ...rest] = references;
+  const shown = rest.slice(0, REFERENCES_SHOWN - 1);
+  const also =
+    shown.length === 0 ? '' : ` (also ${shown.join(', ')}${references.length > REFERENCES_SHOWN ? `; all ${formatInteger(references.length)} in --json` : ''})`;
+  return `\nrecover one: ollm recover ${first}${also}`;
 }
 
 /** `goal (from user markers) kept: "Fix the parser"; locked decisions kept 1/1`. */
