@@ -123,7 +123,9 @@ describe.skipIf(!built)('the built ollm binary (dist/bin.js)', () => {
     expect(run.status).toBe(0);
     // Other workspace plugins that are not built may add warning lines; the summary is the last line.
     expect(run.stderr.trimEnd().split('\n').at(-2)).toMatch(/^fold: 18,553 -> [\d,]+ tokens \(-\d+\.\d%\), \d+ pieces saved under .+$/);
-    expect(run.stderr.trimEnd().split('\n').at(-1)).toMatch(/^recover one: ollm recover [0-9a-f]{12} \(also [0-9a-f]{12}, [0-9a-f]{12}; all \d+ in --json\)$/);
+    expect(run.stderr.trimEnd().split('\n').at(-1)).toMatch(
+      /^recover one: ollm recover [0-9a-f]{12} \(also [0-9a-f]{12}, [0-9a-f]{12}; --json lists all \d+\)$/,
+    );
     const document = JSON.parse(run.stdout) as { instance_id: string; messages: unknown[] };
     expect(document.instance_id).toBe('django__django-11999');
     // The system message and the task stay first, word for word; the newest turns stay whole; older ones are one digest.

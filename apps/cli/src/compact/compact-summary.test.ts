@@ -17,7 +17,7 @@ describe('the compact summary line', () => {
   it('reads like the brief: provider, before -> after, change, pieces saved', () => {
     expect(formatCompactSummary({ provider: 'trim', reports: [report(17837, 8912, 8918, 12)], savedUnder: '~/.ollm/removed' })).toBe(
       'trim: 17,837 -> 8,912 tokens (-50.0%), 12 pieces saved under ~/.ollm/removed\n' +
-        'recover one: ollm recover 00aaaaaaaaaa (also 01aaaaaaaaaa, 02aaaaaaaaaa; all 12 in --json)',
+        'recover one: ollm recover 00aaaaaaaaaa (also 01aaaaaaaaaa, 02aaaaaaaaaa; --json lists all 12)',
     );
   });
 

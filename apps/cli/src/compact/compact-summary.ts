@@ -34,14 +34,15 @@ export function formatCompactSummary(options: CompactSummaryOptions): string {
 /** Pieces named on the summary's second line: the reference the placeholders show, the rest in --json. */
 const REFERENCES_SHOWN = 3;
 
-/** `\nrecover one: ollm recover 0d81d2859b39 (also 1a2b3c4d5e6f, 9f8e7d6c5b4a; all 12 in --json)`. */
+/** `\nrecover one: ollm recover 0d81d2859b39 (also 1a2b3c4d5e6f, 9f8e7d6c5b4a; --json lists all 12)`. */
 function recoverNote(reports: readonly ConversationReport[]): string {
   const references = [...new Set(reports.flatMap((report) => report.removed.filter((piece) => piece.path).map((piece) => piece.sha256.slice(0, 12))))];
   if (references.length === 0) return '';
   const [first, ...rest] = references;
   const shown = rest.slice(0, REFERENCES_SHOWN - 1);
+  const pieces = reports.reduce((total, report) => total + report.removed.filter((piece) => piece.path).length, 0);
   const also =
-    shown.length === 0 ? '' : ` (also ${shown.join(', ')}${references.length > REFERENCES_SHOWN ? `; all ${formatInteger(references.length)} in --json` : ''})`;
+    shown.length === 0 ? '' : ` (also ${shown.join(', ')}${references.length > REFERENCES_SHOWN ? `; --json lists all ${formatInteger(pieces)}` : ''})`;
   return `\nrecover one: ollm recover ${first}${also}`;
 }
 
