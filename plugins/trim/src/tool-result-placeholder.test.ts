@@ -1,6 +1,6 @@
 import type { ToolCallPart } from '@ollm/core';
 import { describe, expect, it } from 'vitest';
-import { describeToolCall } from './tool-result-placeholder.js';
+import { describeToolCall, isEmptyLine } from './tool-result-placeholder.js';
 
 function call(input: unknown, rawInput?: string): ToolCallPart {
   return { type: 'tool-call', callId: 'c1', name: 'tool', input, ...(rawInput !== undefined ? { rawInput } : {}) };
@@ -20,5 +20,17 @@ describe('describeToolCall', () => {
     expect(describeToolCall(call({ flight: 'HAT001' }, '{"flight": "HAT001"}'))).toBe('{"flight": "HAT001"}');
     expect(describeToolCall(call({ flight: 'HAT001' }))).toBe('{"flight":"HAT001"}');
     expect(describeToolCall(undefined)).toBeUndefined();
+  });
+});
+
+describe('isEmptyLine', () => {
+  it('skips blank lines and bare markup, on any length of whitespace', () => {
+    expect(isEmptyLine('')).toBe(true);
+    expect(isEmptyLine('   \t ')).toBe(true);
+    expect(isEmptyLine('  <output>  ')).toBe(true);
+    expect(isEmptyLine('</output>')).toBe(true);
+    expect(isEmptyLine('<output> x')).toBe(false);
+    expect(isEmptyLine(`${' '.repeat(100_000)}x`)).toBe(false);
+    expect(isEmptyLine(' '.repeat(100_000))).toBe(true);
   });
 });

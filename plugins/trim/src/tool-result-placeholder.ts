@@ -53,8 +53,16 @@ function commandLine(command: string, limit: number): string {
 /** Hex digits of the sha256 in the `ollm recover` hint: a unique prefix, as git takes (the path has it in full). */
 export const SHA_PREFIX_LENGTH = 12;
 
-/** Lines a preview skips: blank ones and bare markup such as SWE-agent's `<output>` wrapper. */
-const EMPTY_LINE = /^\s*(?:<\/?[\w-]+>)?\s*$/;
+/**
+ * Lines a preview skips: blank ones and bare markup such as SWE-agent's `<output>` wrapper. Read
+ * on the trimmed line: a regex with whitespace on both sides of an optional tag backtracks
+ * quadratically on a long run of spaces (100,000 cost 15 s).
+ */
+const BARE_TAG = /^<\/?[\w-]+>$/;
+export function isEmptyLine(line: string): boolean {
+  const trimmed = line.trim();
+  return trimmed === '' || BARE_TAG.test(trimmed);
+}
 /** SWE-agent starts outputs with the exit code; it goes in the header instead of a preview line. */
 const RETURN_CODE_LINE = /^\s*<returncode>(-?\d+)<\/returncode>\s*$/;
 
@@ -70,7 +78,7 @@ interface OutputPreview {
 function previewOf(output: string, previewLines: number): OutputPreview {
   const lines = output.split('\n');
   const returnCode = RETURN_CODE_LINE.exec(lines[0] ?? '')?.[1];
-  const meaningful = lines.filter((line, index) => !EMPTY_LINE.test(line) && !(index === 0 && returnCode !== undefined));
+  const meaningful = lines.filter((line, index) => !isEmptyLine(line) && !(index === 0 && returnCode !== undefined));
   const head = meaningful.slice(0, previewLines);
   const tail = meaningful.slice(Math.max(previewLines, meaningful.length - previewLines));
   // A final newline ends the last line; it does not start another.

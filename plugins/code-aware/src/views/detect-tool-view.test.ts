@@ -50,6 +50,13 @@ describe('detectToolView', () => {
     expect(view.after).toBe('\n</output>');
   });
 
+  it('keeps trailing newlines outside the code, and reads a long run of blank lines in the middle at once', () => {
+    const body = `${SOURCE.slice(0, 6).join('\n')}${'\n'.repeat(100_000)}${SOURCE.slice(6).join('\n')}\n\n\n`;
+    const view = detectToolView(bash('cat pkg/mod.py'), wrapped(body), 0, 0)!;
+    expect(view.after).toBe('\n\n\n\n</output>');
+    expect(view.lines.at(-1)?.text).toBe('line_12 = 12');
+  });
+
   it("numbers a sed -n 'a,bp' view from a", () => {
     const view = detectToolView(bash("sed -n '200,211p' pkg/mod.py"), wrapped(SOURCE.join('\n')), 0, 0)!;
     expect(view.lines.map((line) => line.number)).toEqual(SOURCE.map((_, index) => 200 + index));

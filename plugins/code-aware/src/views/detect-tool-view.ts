@@ -83,7 +83,10 @@ function outputRegion(output: string): OutputRegion | undefined {
     before += header[0];
     code = code.slice(header[0].length);
   }
-  const trailingNewlines = /\n*$/.exec(code)![0];
+  // Counted from the end: `/\n*$/` retries at every newline of a long run in the middle (quadratic).
+  let end = code.length;
+  while (end > 0 && code.charCodeAt(end - 1) === 10) end -= 1;
+  const trailingNewlines = code.slice(end);
   if (trailingNewlines) {
     code = code.slice(0, code.length - trailingNewlines.length);
     after = trailingNewlines + after;
