@@ -194,7 +194,7 @@ export class RequestCompactor {
     const limit = Math.floor(((request.window.tokens - reserve) * TOOLS_SHARE) / calibration);
     const shortened = shortenTools(tools, limit, (value) => tokens.countText(JSON.stringify(value)));
     if (shortened.level === 0) return { tokens: shortened.tokens };
-    const asked = tokens.countText(JSON.stringify(tools));
+    const asked = shortened.askedTokens;
     if (!this.#warnedTools.has(request.model)) {
       this.#warnedTools.add(request.model);
       logger.warn(
@@ -268,7 +268,15 @@ export class RequestCompactor {
     }
     const key = keys[keys.length - 1]!;
     const outcome = await this.#flights.run(key, () =>
-      this.#compactOnce(key, { request, reused, tail, tokensBefore, budget: localBudget, base: { ...base, tokens: tokensBefore } }),
+      this.#compactOnce(key, {
+        request,
+        reused,
+        tail,
+        tokensBefore,
+        requestMessages: read.messages,
+        budget: localBudget,
+        base: { ...base, tokens: tokensBefore },
+      }),
     );
     return {
       ...sentTools,
@@ -440,7 +448,7 @@ export class RequestCompactor {
       const messages = [...head, ...written.slice(leading.length), ...newest.messages];
       const read = readWireMessages(request.format, messages, BODY_LABEL).messages;
       const tokensAfter = tokens.countMessages(read);
-      if (tokensAfter > budget || breaksShape(read, request, shape)) return undefined;
+      if (tokensAfter > budget || breaksShape(read, work.requestMessages, shape)) return undefined;
       return this.#outcome(work, { ...outcome, messages, tokensAfter }, head.length);
     }
     return undefined;
@@ -507,7 +515,7 @@ export class RequestCompactor {
     const messages = [...outcome.written, ...newest.messages];
     const read = readWireMessages(request.format, messages, BODY_LABEL).messages;
     const tokensAfter = tokens.countMessages(read);
-    if (tokensAfter > budget || breaksShape(read, request, shape)) return undefined;
+    if (tokensAfter > budget || breaksShape(read, work.requestMessages, shape)) return undefined;
     return this.#outcome(work, { ...outcome, messages, tokensAfter }, 0);
   }
 
@@ -578,6 +586,8 @@ interface CompactionWork {
   readonly reused: CachedCompaction | undefined;
   readonly tail: readonly unknown[];
   readonly tokensBefore: number;
+  /** The request's messages as read (once, by prepare): what a compaction may not break more than. */
+  readonly requestMessages: readonly Message[];
   /** The budget in local tokens (the calibration applied). */
   readonly budget: number;
   readonly base: Omit<Parameters<typeof requestTooLarge>[0], 'reason' | 'after'>;
@@ -605,15 +615,10 @@ interface CompactedPart {
  * that already breaks one (Claude Code's role-system reminders inside `messages` are no
  * `system-first`) may go on breaking it, not a new one.
  */
-function breaksShape(messages: readonly Message[], request: ChatRequest, shape: MessageShapeRuleSet): boolean {
+function breaksShape(messages: readonly Message[], requestMessages: readonly Message[], shape: MessageShapeRuleSet): boolean {
   const broken = checkMessageShape(messages, shape);
   if (broken.length === 0) return false;
-  let before: ReadonlySet<string>;
-  try {
-    before = new Set(checkMessageShape(readWireMessages(request.format, request.messages, BODY_LABEL).messages, shape).map((violation) => violation.rule));
-  } catch {
-    return true;
-  }
+  const before = new Set(checkMessageShape(requestMessages, shape).map((violation) => violation.rule));
   return broken.some((violation) => !before.has(violation.rule));
 }
 

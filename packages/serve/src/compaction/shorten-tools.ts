@@ -15,6 +15,8 @@ const LEVELS: readonly { readonly tool: number; readonly nested: number | undefi
 export interface ShortenedTools {
   readonly tools: unknown;
   readonly tokens: number;
+  /** Tokens of the tools as they came. */
+  readonly askedTokens: number;
   /** 0: as they came; 1-3: how far descriptions were shortened. */
   readonly level: number;
 }
@@ -29,11 +31,11 @@ export interface ShortenedTools {
  */
 export function shortenTools(tools: unknown, limit: number, count: (tools: unknown) => number): ShortenedTools {
   const tokens = count(tools);
-  if (tokens <= limit || !Array.isArray(tools)) return { tools, tokens, level: 0 };
-  let best: ShortenedTools = { tools, tokens, level: 0 };
+  if (tokens <= limit || !Array.isArray(tools)) return { tools, tokens, askedTokens: tokens, level: 0 };
+  let best: ShortenedTools = { tools, tokens, askedTokens: tokens, level: 0 };
   for (const [index, level] of LEVELS.entries()) {
     const shortened = tools.map((tool) => shortenNode(tool, level.tool, level.nested, 0));
-    best = { tools: shortened, tokens: count(shortened), level: index + 1 };
+    best = { tools: shortened, tokens: count(shortened), askedTokens: tokens, level: index + 1 };
     if (best.tokens <= limit) break;
   }
   return best;
