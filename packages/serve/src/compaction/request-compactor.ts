@@ -205,7 +205,7 @@ export class RequestCompactor {
   }
 
   async #prepareMessages(request: ChatRequest, reserve: number, tools: PreparedTools): Promise<PreparedChat> {
-    const { tokens, store } = this.#options;
+    const { tokens } = this.#options;
     const window = request.window.tokens;
     const toolsTokens = tools.tokens;
     const budget = window - reserve - toolsTokens;
