@@ -77,6 +77,29 @@ describe.skipIf(!binaryBuilt)("ollm chat: the user's goal outranks goal markers 
     expect(run.stderr).toBe('');
   });
 
+  it('sets a priority, completes the goal, lists it, and keeps the list across a resumed session', async () => {
+    await server.reset();
+    const session = ['--session', 'goal-lifecycle'];
+    const first = await runBinary(
+      [...args(), ...session],
+      env,
+      folder.path,
+      '/goal fix the parser\n/goal priority high\nFirst question\n/goal done\nSecond question\n/goal list the open bugs\n/goal list\n',
+    );
+    expect(first.code).toBe(0);
+    expect(systemPromptFor(server, 'First question')).toContain('ACTIVE GOAL: fix the parser\nPriority: high\nStatus: active');
+    expect(first.stdout).toContain('Goal completed: fix the parser. The system prompt carries no goal now; /goal list shows it.');
+    // Once done, the goal leaves the prompt; a goal starting with a subcommand's word is a goal.
+    expect(systemPromptFor(server, 'Second question')).not.toContain('ACTIVE GOAL');
+    expect(first.stdout).toMatch(/goal-[0-9a-f]{8}\s+completed\s+high\s+\d{4}-\d\d-\d\d \d\d:\d\d\s+\d{4}-\d\d-\d\d \d\d:\d\d\s+-\s+fix the parser/);
+    expect(first.stdout).toMatch(/goal-[0-9a-f]{8}\s+active\s+medium\s+\S+ \S+\s+-\s+-\s+list the open bugs/);
+    const resumed = await runBinary([...args(), ...session], env, folder.path, '/goal list\n/goal priority urgent\n');
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toMatch(/completed\s+high[^\n]+fix the parser/);
+    expect(resumed.stdout).toMatch(/active\s+medium[^\n]+list the open bugs/);
+    expect(resumed.stdout).toContain('Usage: /goal priority high|medium|low (not "urgent").');
+  });
+
   it('exits 4 when every reply failed (the server answers 500), saying so in one line', async () => {
     await server.reset();
     server.setFault({ kind: 'status-500', times: 'always', paths: ['/api/chat'] });

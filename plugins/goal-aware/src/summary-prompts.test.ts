@@ -121,3 +121,20 @@ describe('goal-aware summary prompts on hostile content', () => {
     expect(readerHeaders(prompt, HEADER)).toBe(2);
   });
 });
+
+describe("the goal's header lines and its changes", () => {
+  const goal: GoalState = { description: 'fix the parser', priority: 'high', status: 'active', checkpoints: [], decisions: [], artifacts: [] };
+  const span = 'assistant: edited src/parse.ts';
+
+  it('carries the Priority and Status lines of the design', () => {
+    const text = messageText(spanPrompt(goal, span, 200)[1]!);
+    expect(text).toContain('ACTIVE GOAL: fix the parser\nPriority: high\nStatus: active');
+  });
+
+  it('asks for the changes to the goal as marker lines, which the runtime applies, only when there is a goal', () => {
+    const text = messageText(spanPrompt(goal, span, 200)[1]!);
+    expect(outside(text)).toContain('[CHECKPOINT] <a checkpoint above> - COMPLETED');
+    expect(outside(text)).toContain('[ARTIFACT] Created|Modified|Deleted <path>');
+    expect(messageText(spanPrompt(undefined, span, 200)[1]!)).not.toContain('[CHECKPOINT]');
+  });
+});

@@ -67,6 +67,20 @@ function sizeNote(targetTokens: number): string {
   return `Write at most ${targetTokens} tokens (about ${Math.round(targetTokens * 0.75)} words). Plain sentences or short bullets; no preamble.`;
 }
 
+/**
+ * With a goal, the summary ends with the goal's changes in the span as marker lines, which the
+ * runtime applies to the goal before the span leaves the context (checkpoint status, new decisions,
+ * new artifacts: what the design updates during a compression).
+ */
+const MARKERS_NOTE = [
+  'After the summary, add one line for each change this part of the conversation made to the goal, in these forms only:',
+  '[CHECKPOINT] <a checkpoint above> - COMPLETED (or - IN PROGRESS)',
+  '[DECISION] <a decision made>',
+  '[ARTIFACT] Created|Modified|Deleted <path>',
+  '[NEXT] <the next step planned>',
+  'Write none for what did not change.',
+].join('\n');
+
 /** Asks for a summary of a new span of assistant / tool turns (user turns appear by position only). */
 export function spanPrompt(goal: GoalState | undefined, renderedSpan: string, targetTokens: number): Message[] {
   return prompt([
@@ -75,6 +89,7 @@ export function spanPrompt(goal: GoalState | undefined, renderedSpan: string, ta
     delimited(renderedSpan),
     PRESERVE,
     `Provide a concise summary that maintains essential information for continuing work on the goal. ${sizeNote(targetTokens)}`,
+    ...(goal ? [MARKERS_NOTE] : []),
   ]);
 }
 

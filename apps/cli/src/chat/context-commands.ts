@@ -1,5 +1,4 @@
 import { parsePipeline, RECOVERY_FOLDER } from '@ollm/core';
-import type { ModelMarkerPolicy } from '@ollm/runtime';
 import { join } from 'node:path';
 import { formatInteger, formatShare } from '../output/format-number.js';
 import { startSpinner } from '../output/progress-spinner.js';
@@ -98,33 +97,3 @@ export const statusCommand: SlashCommand = {
     session.print(session.statusLine());
   },
 };
-
-export const goalCommand: SlashCommand = {
-  name: 'goal',
-  usage: '[TEXT]',
-  summary: 'set the goal kept in the system prompt (never compacted); without text, show it',
-  run(session, argument) {
-    if (argument.length > 0) {
-      session.manager.setGoal(argument);
-      session.print(`Goal set: ${argument}`);
-      return;
-    }
-    const { goals } = session.manager;
-    const block = goals.render();
-    if (block.length === 0) {
-      const model = goals.modelMarkers === 'apply-when-unset' || goals.modelMarkers === 'apply' ? ' (or the model writes a [GOAL] marker)' : '';
-      session.print(`No goal yet: set one with /goal TEXT${model}.`);
-      return;
-    }
-    session.print(block);
-    session.print(session.options.colors.dim(`(${whoSetTheGoal(goals.userGoalSet, goals.modelMarkers)})`));
-  },
-};
-
-/** Whose the goal is, and what the model's markers may do to it (config `goals.modelMarkers`). */
-function whoSetTheGoal(userGoalSet: boolean, policy: ModelMarkerPolicy): string {
-  if (!userGoalSet) return 'set by the model: /goal TEXT sets yours, which the model cannot replace';
-  if (policy === 'apply') return 'your goal; goals.modelMarkers is "apply": a [GOAL] in a reply replaces it';
-  if (policy === 'ignore') return 'your goal; goals.modelMarkers is "ignore": markers in the model\'s replies are not read';
-  return 'your goal: a [GOAL] or locked [DECISION] in a reply is only shown to you, not applied';
-}

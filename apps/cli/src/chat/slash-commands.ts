@@ -1,7 +1,8 @@
 import { renderTable } from '../output/render-table.js';
 import type { ChatSession } from './chat-session.js';
 import { closestMatch } from './closest-match.js';
-import { compactCommand, goalCommand, providersCommand, statusCommand } from './context-commands.js';
+import { compactCommand, providersCommand, statusCommand } from './context-commands.js';
+import { goalCommand } from './goal-command.js';
 import { exportCommand, historyCommand, sessionsCommand, snapshotCommand } from './record-commands.js';
 import type { SlashCommand, SlashCommandOutcome } from './slash-command.js';
 

@@ -56,9 +56,16 @@ export function parseGoalMarker(line: string): GoalUpdate | undefined {
 
 const ICON: Record<CheckpointStatus, string> = { completed: '[x]', 'in-progress': '[~]', pending: '[ ]' };
 
-/** Renders a goal as the block the runtime puts in the system prompt and goal-aware prompts read. */
+/** The header line of a goal block: what `parseGoalBlock` looks for in a system message. */
+const GOAL_HEADER = 'ACTIVE GOAL: ';
+
+/**
+ * Renders a goal as the block the runtime puts in the system prompt and goal-aware prompts read:
+ * the goal, its priority and status (the design's header lines), checkpoints, decisions, artifacts
+ * and next step. `parseGoalBlock` reads it back.
+ */
 export function renderGoalBlock(state: GoalState): string {
-  const lines = ['ACTIVE GOAL: ' + state.description];
+  const lines = [GOAL_HEADER + state.description, `Priority: ${state.priority ?? 'medium'}`, `Status: ${state.status ?? 'active'}`];
   if (state.checkpoints.length > 0) {
     lines.push('Checkpoints:');
     for (const checkpoint of state.checkpoints) lines.push(`  ${ICON[checkpoint.status]} ${checkpoint.description} (${checkpoint.status})`);
@@ -66,7 +73,7 @@ export function renderGoalBlock(state: GoalState): string {
   const locked = state.decisions.filter((decision) => decision.locked);
   const open = state.decisions.filter((decision) => !decision.locked);
   if (locked.length > 0) {
-    lines.push('Locked decisions (do not revisit):');
+    lines.push(LOCKED_HEADING);
     for (const decision of locked) lines.push(`  - ${decision.description}`);
   }
   if (open.length > 0) {
@@ -75,8 +82,71 @@ export function renderGoalBlock(state: GoalState): string {
   }
   if (state.artifacts.length > 0) {
     lines.push('Artifacts:');
-    for (const artifact of state.artifacts) lines.push(`  - ${artifact.action} ${artifact.path}`);
+    // The block is never compacted: a long session's files are listed newest last, the oldest counted.
+    const hidden = Math.max(state.artifacts.length - ARTIFACTS_SHOWN, 0);
+    if (hidden > 0) lines.push(`  - (${hidden} earlier not listed)`);
+    for (const artifact of state.artifacts.slice(hidden)) lines.push(`  - ${artifact.action} ${artifact.path}`);
   }
   if (state.next) lines.push(`Next: ${state.next}`);
   return lines.join('\n');
+}
+
+const LOCKED_HEADING = 'Locked decisions (do not revisit):';
+/** Artifacts the block lists at most (the newest); the goal itself keeps them all. */
+export const ARTIFACTS_SHOWN = 25;
+const ARTIFACTS_HIDDEN_LINE = /^ {2}- \(\d+ earlier not listed\)$/;
+const PRIORITIES: ReadonlySet<string> = new Set(['high', 'medium', 'low']);
+const STATUSES: ReadonlySet<string> = new Set(['active', 'completed', 'abandoned']);
+const CHECKPOINT_LINE = /^ {2}\[[x~ ]\] (.*) \((completed|in-progress|pending)\)$/;
+const ARTIFACT_LINE = /^ {2}- (created|modified|deleted) (.+)$/;
+
+/**
+ * Reads back the goal block `renderGoalBlock` wrote, from any text that holds one (a system
+ * message of a transcript): from its `ACTIVE GOAL:` line to the first line that is not part of
+ * the block. Undefined when the text holds none. Ids and times are not in the block.
+ */
+export function parseGoalBlock(text: string): GoalState | undefined {
+  const lines = text.split(/\r?\n/);
+  const start = lines.findIndex((line) => line.startsWith(GOAL_HEADER));
+  if (start < 0) return undefined;
+  const description = lines[start]!.slice(GOAL_HEADER.length).trim();
+  if (description.length === 0) return undefined;
+  let priority: GoalState['priority'];
+  let status: GoalState['status'];
+  let next: string | undefined;
+  const checkpoints: { description: string; status: CheckpointStatus }[] = [];
+  const decisions: { description: string; locked: boolean }[] = [];
+  const artifacts: { action: ArtifactAction; path: string }[] = [];
+  let section: 'checkpoints' | 'locked' | 'decisions' | 'artifacts' | undefined;
+  for (const line of lines.slice(start + 1)) {
+    if (line.startsWith('Priority: ') && PRIORITIES.has(line.slice(10))) priority = line.slice(10) as GoalState['priority'];
+    else if (line.startsWith('Status: ') && STATUSES.has(line.slice(8))) status = line.slice(8) as GoalState['status'];
+    else if (line === 'Checkpoints:') section = 'checkpoints';
+    else if (line === LOCKED_HEADING) section = 'locked';
+    else if (line === 'Decisions:') section = 'decisions';
+    else if (line === 'Artifacts:') section = 'artifacts';
+    else if (line.startsWith('Next: ')) {
+      next = line.slice(6);
+      section = undefined;
+    } else if (section === 'checkpoints' && CHECKPOINT_LINE.test(line)) {
+      const match = CHECKPOINT_LINE.exec(line)!;
+      checkpoints.push({ description: match[1]!, status: match[2] as CheckpointStatus });
+    } else if ((section === 'locked' || section === 'decisions') && line.startsWith('  - ')) {
+      decisions.push({ description: line.slice(4), locked: section === 'locked' });
+    } else if (section === 'artifacts' && ARTIFACTS_HIDDEN_LINE.test(line)) {
+      continue;
+    } else if (section === 'artifacts' && ARTIFACT_LINE.test(line)) {
+      const match = ARTIFACT_LINE.exec(line)!;
+      artifacts.push({ action: match[1] as ArtifactAction, path: match[2]! });
+    } else break;
+  }
+  return {
+    description,
+    ...(priority ? { priority } : {}),
+    ...(status ? { status } : {}),
+    checkpoints,
+    decisions,
+    artifacts,
+    ...(next !== undefined ? { next } : {}),
+  };
 }

@@ -8,8 +8,27 @@ export interface Logger {
 }
 
 /** The goal state a goal-aware provider reads (rendered by the runtime's goal manager). */
+/** How much a goal matters against others: the design's three levels; a goal without one is `medium`. */
+export type GoalPriority = 'high' | 'medium' | 'low';
+
+/**
+ * Where a goal stands: `active` (the one in the system prompt), `completed` (done: `/goal done`),
+ * `abandoned` (dropped, or replaced by another goal before it was done).
+ */
+export type GoalStatus = 'active' | 'completed' | 'abandoned';
+
 export interface GoalState {
+  /** A stable id (`goal-` and 8 hex digits). Missing in states saved before goals had one. */
+  readonly id?: string;
   readonly description: string;
+  /** Missing: `medium`. */
+  readonly priority?: GoalPriority;
+  /** Missing: `active`. */
+  readonly status?: GoalStatus;
+  /** When the goal was set (ISO 8601). */
+  readonly createdAt?: string;
+  /** When it was completed or abandoned (ISO 8601). */
+  readonly completedAt?: string;
   readonly checkpoints: readonly { description: string; status: 'completed' | 'in-progress' | 'pending' }[];
   readonly decisions: readonly { description: string; locked: boolean }[];
   readonly artifacts: readonly { action: 'created' | 'modified' | 'deleted'; path: string }[];

@@ -14,6 +14,7 @@ import {
   type TokenCounter,
 } from '@ollm/core';
 import type { ContextEventEmitter } from '../events/context-events.js';
+import { updateGoalFromSpan } from '../goals/goal-from-span.js';
 import type { GoalManager } from '../goals/goal-manager.js';
 import type { ProviderRegistry } from '../registry/provider-registry.js';
 import type { ContextState } from '../storage/snapshot-store.js';
@@ -136,6 +137,7 @@ export class CompactionRunner {
       const { registry } = this.parts;
       const stages = this.parts.pipeline.names.filter((name) => registry.has(name)).map((name) => registry.get(name));
       const applied = await runAutomaticStages(this.stageHost, stages, { useModel, ...(abortSignal ? { abortSignal } : {}) });
+      if (applied.length > 0) this.readSpanIntoGoal(start, applied);
       const guarded = await this.guardWindow();
       if (guarded) applied.push(guarded);
       if (applied.length === 0) return undefined;
@@ -173,6 +175,7 @@ export class CompactionRunner {
     const stage: AppliedStage = { provider: provider.name, result };
     this.takeAutoSnapshot(`before ${provider.name}`, start);
     this.applyStage(stage, inputLength);
+    this.readSpanIntoGoal(start, [stage]);
     // A model compaction that worked on request shows the model is back: close the circuit.
     const { modelCalls = 0, tokensAfter, tokensBefore } = stage.result.stats;
     if (modelCalls > 0 && tokensAfter < tokensBefore) this.parts.breaker.recordSuccess();
@@ -198,6 +201,21 @@ export class CompactionRunner {
       stages.push(stage);
     }
     return stages.length === 0 ? undefined : { provider: 'window-guard', result: mergeStages(stages).result };
+  }
+
+  /**
+   * Before the compacted span leaves the context, the goal learns what it did (files written,
+   * checkpoints a summary completed): before the window guard, which then counts the goal block
+   * as it grew.
+   */
+  private readSpanIntoGoal(start: RunStart, stages: readonly AppliedStage[]): void {
+    const usedModel = stages.some((stage) => (stage.result.stats.modelCalls ?? 0) > 0);
+    const { goals, events, conversation } = this.parts;
+    const { applied, proposals } = updateGoalFromSpan(goals, start.state.messages, conversation.messages, usedModel);
+    for (const proposal of proposals) events.emit('goal-proposed', proposal);
+    if (applied.length === 0) return;
+    const goal = goals.state;
+    events.emit('goal-updated', { description: goal?.description, ...(goal ? { goal } : {}), source: 'compaction', updates: applied });
   }
 
   /** Runs a provider on a copy of the active context, so messages added meanwhile cannot change its input. */

@@ -4,6 +4,9 @@ import {
   type LanguageModelResult,
   createMessageId,
   createTokenizer,
+  type GoalPriority,
+  type GoalState,
+  type GoalUpdate,
   InvalidArgumentError,
   isMessageShapeRuleSet,
   type Message,
@@ -70,10 +73,10 @@ export class ContextManager {
       });
     }
     this.options = options;
-    this.goals = new GoalManager(undefined, options.goalMarkers !== undefined ? { modelMarkers: options.goalMarkers } : {});
+    this.clock = options.clock ?? (() => new Date());
+    this.goals = new GoalManager(undefined, { ...(options.goalMarkers !== undefined ? { modelMarkers: options.goalMarkers } : {}), clock: this.clock });
     this.replyReserve = resolveReplyReserve(options.contextSize, options.replyReserve);
     this.automaticCompaction = (options.automaticCompaction ?? options.automaticCompression) !== false;
-    this.clock = options.clock ?? (() => new Date());
     this.tokens = options.tokens ?? new TokenCounter(createTokenizer('o200k_base'));
     this.registry = options.registry ?? defaultRegistry;
     this.snapshots = new ContextSnapshots({
@@ -145,7 +148,7 @@ export class ContextManager {
     if (complete.role === 'assistant') {
       const { applied, proposals } = this.goals.applyMarkers(messageText(complete), 'assistant');
       for (const proposal of proposals) this.events.emit('goal-proposed', proposal);
-      if (applied.length > 0) this.events.emit('goal-updated', { description: this.goals.state?.description });
+      if (applied.length > 0) this.emitGoalUpdated('message', applied);
     }
     return complete;
   }
@@ -162,9 +165,38 @@ export class ContextManager {
     this.window.systemPrompt = prompt;
   }
 
-  setGoal(description: string): void {
-    this.goals.setGoal(description);
-    this.events.emit('goal-updated', { description });
+  /** Sets the user's goal (the one it replaces goes into the goal history as abandoned). */
+  setGoal(description: string, priority?: GoalPriority): void {
+    this.goals.setGoal(description, priority);
+    this.emitGoalUpdated('user');
+  }
+
+  /**
+   * Ends the current goal as completed (`/goal done`) or abandoned: it moves into the goal history
+   * and leaves the system prompt. Returns it as ended; undefined when there was no goal.
+   */
+  finishGoal(status: 'completed' | 'abandoned'): GoalState | undefined {
+    const ended = this.goals.finish(status);
+    if (ended) this.emitGoalUpdated('user', undefined, ended);
+    return ended;
+  }
+
+  /** Sets the current goal's priority; false when there is no goal. */
+  setGoalPriority(priority: GoalPriority): boolean {
+    const set = this.goals.setPriority(priority);
+    if (set) this.emitGoalUpdated('user');
+    return set;
+  }
+
+  private emitGoalUpdated(source: 'user' | 'message', updates?: readonly GoalUpdate[], ended?: GoalState): void {
+    const goal = this.goals.state;
+    this.events.emit('goal-updated', {
+      description: goal?.description,
+      ...(goal ? { goal } : {}),
+      ...(ended ? { ended } : {}),
+      source,
+      ...(updates ? { updates } : {}),
+    });
   }
 
   /**
@@ -376,6 +408,7 @@ export class ContextManager {
       systemPrompt: this.window.systemPrompt,
       messages: [...this.conversation.messages],
       ...(this.goals.state ? { goal: this.goals.state } : {}),
+      ...(this.goals.history.length > 0 ? { goalHistory: this.goals.history } : {}),
       compactionCount: this.compactionCount,
       summaryCount: this.summaryCount,
       providerState: Object.fromEntries(this.providerState),
@@ -405,6 +438,7 @@ export class ContextManager {
     this.conversation.restore(state.messages, state.foldedQuotes);
     if (state.goal) this.goals.restore(state.goal);
     else this.goals.clear();
+    this.goals.restoreHistory(state.goalHistory ?? []);
     this.runner.count = compactionCountOf(state);
     this.runner.summaryCount = summaryCountOf(state);
     this.providerState.clear();

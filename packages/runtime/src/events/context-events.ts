@@ -1,4 +1,4 @@
-import type { CompactionStats, RemovedContent } from '@ollm/core';
+import type { CompactionStats, GoalState, GoalUpdate, RemovedContent } from '@ollm/core';
 import type { TruncatedToolResult } from '../context/oversized-tool-results.js';
 import type { GoalProposal } from '../goals/model-marker-policy.js';
 
@@ -41,7 +41,18 @@ export interface ContextEvents {
   'snapshot-restored': { readonly snapshotId: string };
   'snapshot-error': { readonly operation: string; readonly error: Error };
   'auto-snapshot-created': { readonly snapshotId: string };
-  'goal-updated': { readonly description: string | undefined };
+  /**
+   * The goal changed: set, ended, or updated by markers in a message or by a compaction (what it
+   * read from the span it compacted). `goal` is the goal after the change (none once ended).
+   */
+  'goal-updated': {
+    readonly description: string | undefined;
+    readonly goal?: GoalState;
+    /** The goal a `finishGoal` ended (completed or abandoned), as it went into the goal history. */
+    readonly ended?: GoalState;
+    readonly source?: 'user' | 'message' | 'compaction';
+    readonly updates?: readonly GoalUpdate[];
+  };
   /** A `[GOAL]` or locked `[DECISION]` marker in a reply, applied or not (the `goalMarkers` policy): for the user to see. */
   'goal-proposed': GoalProposal;
   /** Tool results far over `maxToolResultTokens`, cut before a request carried them (not a compaction). */

@@ -4,9 +4,11 @@ import {
   renderGoalBlock,
   type ArtifactAction,
   type CheckpointStatus,
+  type GoalPriority,
   type GoalState,
   type GoalUpdate,
 } from '@ollm/core';
+import { randomBytes } from 'node:crypto';
 import {
   decideModelMarker,
   DEFAULT_MODEL_MARKER_POLICY,
@@ -19,7 +21,16 @@ import {
 export interface GoalManagerOptions {
   /** What the model's `[GOAL]` and locked `[DECISION]` markers may do; default `apply-when-unset`. */
   readonly modelMarkers?: ModelMarkerPolicy;
+  /** The time goals are stamped with (created, completed); tests inject one. Default the system clock. */
+  readonly clock?: () => Date;
+  /** The earlier goals of the session (completed, abandoned, replaced), oldest first. */
+  readonly history?: readonly GoalState[];
 }
+
+/** Earlier goals a session keeps (oldest dropped first): enough for `/goal list`, bounded for the saved state. */
+export const GOAL_HISTORY_LIMIT = 50;
+
+const PRIORITIES: readonly GoalPriority[] = ['high', 'medium', 'low'];
 
 /** What the marker lines of one text did: the changes applied, and the model's goals and locks to show. */
 export interface MarkerOutcome {
@@ -39,7 +50,13 @@ export class GoalManager {
   /** What the model's goal and lock markers may do (config `goals.modelMarkers`). */
   modelMarkers: ModelMarkerPolicy;
   private description: string | undefined;
+  private id: string | undefined;
+  private priority: GoalPriority = 'medium';
+  private createdAt: string | undefined;
   private setBy: 'user' | 'model' = 'user';
+  /** The earlier goals, oldest first, each with its final status. */
+  private earlier: GoalState[] = [];
+  private readonly clock: () => Date;
   private checkpoints: { description: string; status: CheckpointStatus }[] = [];
   private decisions: { description: string; locked: boolean }[] = [];
   private artifacts: { action: ArtifactAction; path: string }[] = [];
@@ -56,14 +73,20 @@ export class GoalManager {
       });
     }
     this.modelMarkers = policy;
+    this.clock = options.clock ?? (() => new Date());
     if (state) this.restore(state);
+    if (options.history) this.restoreHistory(options.history);
   }
 
   /** The current goal, or undefined when none was set. */
   get state(): GoalState | undefined {
     if (this.description === undefined) return undefined;
     return {
+      ...(this.id !== undefined ? { id: this.id } : {}),
       description: this.description,
+      priority: this.priority,
+      status: 'active',
+      ...(this.createdAt !== undefined ? { createdAt: this.createdAt } : {}),
       checkpoints: this.checkpoints.map((checkpoint) => ({ ...checkpoint })),
       decisions: this.decisions.map((decision) => ({ ...decision })),
       artifacts: this.artifacts.map((artifact) => ({ ...artifact })),
@@ -72,24 +95,61 @@ export class GoalManager {
     };
   }
 
+  /** The earlier goals of the session, oldest first: completed, abandoned, or replaced by a newer one. */
+  get history(): readonly GoalState[] {
+    return this.earlier.map(copyGoal);
+  }
+
   /** True when the current goal is the user's: the model's goal and lock markers then only propose. */
   get userGoalSet(): boolean {
     return this.description !== undefined && this.setBy === 'user';
   }
 
-  /** Sets the user's goal (as `/goal <text>` does); checkpoints, decisions and artifacts start over. */
-  setGoal(description: string): void {
+  /**
+   * Sets the user's goal (as `/goal <text>` does); checkpoints, decisions and artifacts start over.
+   * The goal it replaces goes into the history as abandoned.
+   */
+  setGoal(description: string, priority?: GoalPriority): void {
     this.replaceGoal(description, 'user');
+    if (priority !== undefined) this.setPriority(priority);
   }
 
-  /** Forgets the goal entirely. */
+  /** Sets the current goal's priority (`/goal priority high`); false when there is no goal. */
+  setPriority(priority: GoalPriority): boolean {
+    if (!PRIORITIES.includes(priority)) {
+      throw new InvalidArgumentError({ argument: 'priority', message: `Unknown goal priority ${JSON.stringify(priority)}: use high, medium or low.` });
+    }
+    if (this.description === undefined) return false;
+    this.priority = priority;
+    return true;
+  }
+
+  /**
+   * Ends the current goal as `completed` (`/goal done`) or `abandoned` (`/goal abandon`): it goes
+   * into the history with the time, and the system prompt carries no goal until the next one.
+   * Returns the goal as ended, or undefined when there was none.
+   */
+  finish(status: 'completed' | 'abandoned'): GoalState | undefined {
+    const ended = this.endCurrent(status);
+    this.forget();
+    return ended;
+  }
+
+  /** Forgets the current goal (not the history). */
   clear(): void {
-    this.replaceGoal('', 'user');
-    this.description = undefined;
+    this.forget();
+  }
+
+  /** Restores the earlier goals (a saved state's `goalHistory`), replacing the ones held. */
+  restoreHistory(history: readonly GoalState[]): void {
+    this.earlier = history.slice(-GOAL_HISTORY_LIMIT).map(copyGoal);
   }
 
   restore(state: GoalState): void {
     this.description = state.description;
+    this.id = state.id;
+    this.priority = state.priority ?? 'medium';
+    this.createdAt = state.createdAt;
     // A state saved before goals recorded who set them: the user's, so no marker can replace it.
     this.setBy = state.setBy === 'model' ? 'model' : 'user';
     this.checkpoints = state.checkpoints.map((checkpoint) => ({ ...checkpoint }));
@@ -129,8 +189,14 @@ export class GoalManager {
     return this.applyMarkers(text, 'assistant').applied;
   }
 
-  /** Applies one marker with the authority of `source` (`user`: always; `model`: the caller decided it may). */
-  apply(update: GoalUpdate, source: 'user' | 'model' = 'user'): void {
+  /** Applies one marker with the authority of `source` (`user`: always; `model`: the caller decided it may); true when the goal changed. */
+  apply(update: GoalUpdate, source: 'user' | 'model' = 'user'): boolean {
+    const before = JSON.stringify(this.state);
+    this.applyUpdate(update, source);
+    return JSON.stringify(this.state) !== before;
+  }
+
+  private applyUpdate(update: GoalUpdate, source: 'user' | 'model'): void {
     switch (update.kind) {
       case 'goal':
         if (this.description === undefined || !sameText(update.description, this.description)) this.replaceGoal(update.description, source);
@@ -151,7 +217,8 @@ export class GoalManager {
       }
       case 'artifact': {
         const existing = this.artifacts.find((artifact) => artifact.path === update.path);
-        if (existing) existing.action = update.action;
+        // A file this goal created and then edited is still one it created.
+        if (existing) existing.action = existing.action === 'created' && update.action === 'modified' ? 'created' : update.action;
         else this.artifacts.push({ action: update.action, path: update.path });
         break;
       }
@@ -200,7 +267,11 @@ export class GoalManager {
   }
 
   private replaceGoal(description: string, setBy: 'user' | 'model'): void {
+    this.endCurrent('abandoned');
     this.description = description.trim();
+    this.id = newGoalId();
+    this.priority = 'medium';
+    this.createdAt = this.clock().toISOString();
     this.setBy = setBy;
     this.checkpoints = [];
     this.decisions = [];
@@ -208,6 +279,42 @@ export class GoalManager {
     this.next = undefined;
     this.reported = new Set();
   }
+
+  /** Puts the current goal into the history with its final status and the time; returns it. */
+  private endCurrent(status: 'completed' | 'abandoned'): GoalState | undefined {
+    const current = this.state;
+    if (!current) return undefined;
+    const ended: GoalState = { ...current, status, completedAt: this.clock().toISOString() };
+    this.earlier.push(ended);
+    if (this.earlier.length > GOAL_HISTORY_LIMIT) this.earlier.splice(0, this.earlier.length - GOAL_HISTORY_LIMIT);
+    return ended;
+  }
+
+  private forget(): void {
+    this.description = undefined;
+    this.id = undefined;
+    this.priority = 'medium';
+    this.createdAt = undefined;
+    this.setBy = 'user';
+    this.checkpoints = [];
+    this.decisions = [];
+    this.artifacts = [];
+    this.next = undefined;
+    this.reported = new Set();
+  }
+}
+
+function newGoalId(): string {
+  return `goal-${randomBytes(4).toString('hex')}`;
+}
+
+function copyGoal(goal: GoalState): GoalState {
+  return {
+    ...goal,
+    checkpoints: goal.checkpoints.map((checkpoint) => ({ ...checkpoint })),
+    decisions: goal.decisions.map((decision) => ({ ...decision })),
+    artifacts: goal.artifacts.map((artifact) => ({ ...artifact })),
+  };
 }
 
 function sameText(a: string, b: string): boolean {

@@ -23,6 +23,8 @@ interface ContextStateFields {
   readonly systemPrompt: string;
   readonly messages: readonly Message[];
   readonly goal?: GoalState;
+  /** The session's earlier goals, oldest first (completed, abandoned, replaced); missing when there were none. */
+  readonly goalHistory?: readonly GoalState[];
   /** Provider-private state (e.g. goal-aware checkpoints), as plain JSON. */
   readonly providerState?: Readonly<Record<string, unknown>>;
   /** User messages the window guard folded out, kept as quotes in the system message. */
