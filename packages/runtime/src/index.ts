@@ -13,8 +13,26 @@ export type { GoalManagerOptions, MarkerOutcome } from './goals/goal-manager.js'
 export { GoalManager } from './goals/goal-manager.js';
 export type { GoalProposal, MarkerSource, ModelMarkerPolicy } from './goals/model-marker-policy.js';
 export { DEFAULT_MODEL_MARKER_POLICY, MODEL_MARKER_POLICIES } from './goals/model-marker-policy.js';
-export type { Reliability, ReliabilityInput, ReliabilityLevel } from './reliability/reliability.js';
-export { computeReliability, parseModelSize, reliabilityLevel, reliabilityWarning } from './reliability/reliability.js';
+export type {
+  CompactionGuidance,
+  ModelSizeClass,
+  Reliability,
+  ReliabilityCheck,
+  ReliabilityInput,
+  ReliabilityLevel,
+  ReliabilityWarningReason,
+  ReliabilityWatch,
+} from './reliability/reliability.js';
+export {
+  COMPACTION_GUIDANCE,
+  checkReliabilityWarning,
+  compactionGuidance,
+  computeReliability,
+  guidanceMarks,
+  parseModelSize,
+  reliabilityLevel,
+  reliabilityWarning,
+} from './reliability/reliability.js';
 export type { CompactedEvent, ContextEventListener, ContextEventName, ContextEvents } from './events/context-events.js';
 export { ContextEventEmitter } from './events/context-events.js';
 

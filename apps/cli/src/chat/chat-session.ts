@@ -1,6 +1,6 @@
-import { ContextOverflowError, reliabilityWarning } from '@ollm/runtime';
+import { ContextOverflowError, checkReliabilityWarning, compactionGuidance, reliabilityWarning } from '@ollm/runtime';
 import { ModelUnavailableError, type LanguageModel, type Message } from '@ollm/core';
-import type { ContextManager, ModelMarkerPolicy, ProviderRegistry, ReliabilityLevel, SessionHistory, SnapshotStore } from '@ollm/runtime';
+import type { ContextManager, ModelMarkerPolicy, ProviderRegistry, ReliabilityWatch, SessionHistory, SnapshotStore } from '@ollm/runtime';
 import type { CliIo } from '../cli-io.js';
 import { oneLine } from '../exit-codes.js';
 import { reportError } from '../report-error.js';
@@ -57,7 +57,8 @@ export interface TurnTally {
 export class ChatSession {
   readonly options: ChatSessionOptions;
   readonly turns: TurnTally = { answered: 0, failed: 0, unreachable: 0 };
-  private lastLevel: ReliabilityLevel | undefined;
+  /** What the reliability warning rule remembers between checks (`checkReliabilityWarning`). */
+  private reliabilityWatch: ReliabilityWatch | undefined;
 
   constructor(options: ChatSessionOptions) {
     this.options = options;
@@ -184,24 +185,20 @@ export class ChatSession {
   }
 
   /**
-   * The reliability warning: when the session starts below medium, and whenever the level drops.
-   * An unknown model size says so once, instead of a level it cannot know.
+   * The reliability warning (`checkReliabilityWarning`): when the session starts below medium,
+   * whenever the level drops, and when the model-summary count passes what the model's size keeps
+   * well. An unknown model size says so once, instead of a level it cannot know.
    */
   async checkReliability(): Promise<void> {
     const reliability = this.manager.reliability();
-    const previous = this.lastLevel;
-    this.lastLevel = reliability.level;
-    if (reliability.level === previous) return;
-    if (reliability.level === 'unknown') {
-      if (previous === undefined)
-        this.print(this.options.colors.dim(`reliability unknown: the size of ${this.options.modelName} is not in its name and the server did not report it`));
-      return;
-    }
-    const starting = previous === undefined || previous === 'unknown';
-    const fell = starting ? levelRank[reliability.level] >= levelRank.low : levelRank[reliability.level] > levelRank[previous];
-    if (fell && (reliability.level === 'low' || reliability.level === 'critical')) {
-      this.print(this.options.colors.yellow(reliabilityWarning(this.options.modelName, this.manager.summaryCount, reliability.level)));
-    }
+    const summaryCount = this.manager.summaryCount;
+    const previous = this.reliabilityWatch;
+    const guidance = compactionGuidance(this.manager.modelSizeBillions);
+    const check = checkReliabilityWarning(previous, { level: reliability.level, summaryCount, guidance });
+    this.reliabilityWatch = check.watch;
+    if (reliability.level === 'unknown' && previous === undefined)
+      this.print(this.options.colors.dim(`reliability unknown: the size of ${this.options.modelName} is not in its name and the server did not report it`));
+    if (check.warn) this.print(this.options.colors.yellow(reliabilityWarning(this.options.modelName, summaryCount, reliability.level, guidance)));
   }
 
   statusLine(): string {
@@ -255,9 +252,6 @@ export class ChatSession {
     manager.on('checkpoint-aged', (event) => this.print(colors.dim(`checkpoint ${event.checkpointId} aged to level ${event.level} (${event.tokens} tokens)`)));
   }
 }
-
-/** Higher is worse: the warning is for a fall, not for a restore that brought reliability back up. */
-const levelRank: Readonly<Record<Exclude<ReliabilityLevel, 'unknown'>, number>> = { high: 0, medium: 1, low: 2, critical: 3 };
 
 function onlyOnce(action: () => void): () => void {
   let done = false;

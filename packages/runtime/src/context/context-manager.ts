@@ -234,8 +234,13 @@ export class ContextManager {
     return this.calibration.ratio;
   }
 
+  /** The model's size in billions of parameters (the option, else read from its name); undefined when unknown. */
+  get modelSizeBillions(): number | undefined {
+    return this.options.modelSizeBillions ?? parseModelSize(this.options.modelName);
+  }
+
   reliability(): Reliability {
-    const size = this.options.modelSizeBillions ?? parseModelSize(this.options.modelName);
+    const size = this.modelSizeBillions;
     // Model summaries cost reliability; rule-based compactions (every piece kept, recoverable) do not.
     return computeReliability({ modelSizeBillions: size, compactionCount: this.summaryCount });
   }
