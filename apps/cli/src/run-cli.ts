@@ -70,7 +70,7 @@ export const COMMANDS = {
     load: async () => (await import('./commands/launch-command.js')).launchCommand,
   },
   sessions: {
-    description: 'List, show, export or delete chat sessions (the full records under $OLLM_HOME/sessions).',
+    description: 'List, show, search, export or delete chat sessions (the full records under $OLLM_HOME/sessions).',
     term: 'sessions',
     load: async () => (await import('./commands/sessions-command.js')).sessionsCommand,
   },

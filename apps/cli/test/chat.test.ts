@@ -96,7 +96,9 @@ describe.skipIf(!binaryBuilt)('ollm chat (the built binary, piped stdin, fake mo
 
     // The export has ollm's JSON session layout.
     const exported = JSON.parse(readFileSync(join(env['OLLM_HOME']!, 'sessions', `${sessionId}.json`), 'utf8')) as Record<string, unknown>;
-    expect(Object.keys(exported)).toEqual(['sessionId', 'startTime', 'lastActivity', 'model', 'provider', 'messages', 'toolCalls', 'metadata']);
+    expect(Object.keys(exported)).toEqual(['sessionId', 'startTime', 'lastActivity', 'model', 'provider', 'messages', 'toolCalls', 'goals', 'metadata']);
+    // The goal set with /goal, in its last recorded state.
+    expect(exported['goals']).toEqual([expect.objectContaining({ description: 'ship the parser with retries', status: 'active', priority: 'medium' })]);
     expect(exported).toMatchObject({ sessionId, model: 'fake-llama:8b', provider: 'goal-aware', toolCalls: [] });
     const messages = exported['messages'] as { role: string; parts: { type: string; text: string }[]; timestamp: string }[];
     expect(messages).toHaveLength(record.messages.length);

@@ -42,6 +42,8 @@ export { withFileLock } from './storage/file-lock.js';
 export { redactSecrets } from './storage/redact-secrets.js';
 export type { SessionEntry, SessionHistoryOptions, SessionRecord } from './storage/session-history.js';
 export { HISTORY_FILE, SessionHistory, deleteSession, listSessions, readSession, readSessionFile } from './storage/session-history.js';
+export type { SearchField, SearchSessionsOptions, SearchSnippet, SessionSearchHit, SessionSearchResult, SnippetMatch } from './storage/search-sessions.js';
+export { DEFAULT_SEARCH_LIMIT, searchSessions } from './storage/search-sessions.js';
 export type { ExportedSession } from './storage/export-session.js';
 export { exportSession } from './storage/export-session.js';
 export type { ContextSnapshot, ContextState, SnapshotSummary } from './storage/snapshot-store.js';

@@ -1,11 +1,13 @@
 import { existsSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { writeFileAtomic } from '@ollm/core';
-import { deleteSession, exportSession, listSessions, readSession, resolveInside } from '@ollm/runtime';
+import { InvalidArgumentError, writeFileAtomic } from '@ollm/core';
+import { DEFAULT_SEARCH_LIMIT, deleteSession, exportSession, listSessions, readSession, resolveInside, searchSessions } from '@ollm/runtime';
 import type { CommandContext } from '../command-context.js';
 import { displayPath } from '../exit-codes.js';
 import { ollmHome } from '../ollm-home.js';
+import { colorsFor } from '../output/colors.js';
+import { renderSearchHits, searchResultJson } from '../sessions/render-search-hits.js';
 import { defaultExportPath, renderMessageEntry, renderSessions, shortTime } from '../sessions/render-sessions.js';
 import { plural } from '../output/plural.js';
 import { defineCommand } from './define-command.js';
@@ -26,6 +28,8 @@ $OLLM_HOME/snapshots/<id>/.
 Examples:
   $ ollm sessions list
   $ ollm sessions show 20261130-061702-3f2a
+  $ ollm sessions search config read         # messages and goals holding both words
+  $ ollm sessions search "read the config" --session 20261130-061702-3f2a --json
   $ ollm sessions export 20261130-061702-3f2a --out session.json
   $ ollm sessions delete 20261130-061702-3f2a`,
   );
@@ -75,6 +79,30 @@ Examples:
     });
 
   sessions
+    .command('search')
+    .description('find messages (text, tool calls, tool results) and goals holding every word, newest session first')
+    .argument('<text...>', 'the words to find, in any case (all of them in one message or goal); quote a phrase')
+    .option('--json', 'print the hits as JSON')
+    .option('--limit <n>', `at most this many hits (default ${DEFAULT_SEARCH_LIMIT})`)
+    .option('--session <id>', 'search this session only')
+    .action(async (words: string[], options: JsonOption & { limit?: string; session?: string }) => {
+      const { io } = context;
+      const home = ollmHome(io);
+      const limit = options.limit === undefined ? DEFAULT_SEARCH_LIMIT : searchLimit(options.limit);
+      const result = searchSessions(home, words, { limit, ...(options.session !== undefined ? { session: options.session } : {}) });
+      if (options.json) {
+        io.stdout.write(`${JSON.stringify(searchResultJson(result), null, 2)}\n`);
+        return;
+      }
+      if (result.hits.length === 0) {
+        const terms = result.terms.map((term) => JSON.stringify(term)).join(' and ');
+        io.stdout.write(`No message or goal holds ${terms} (${plural(result.sessionsSearched, 'session')} searched under ${home}).\n`);
+        return;
+      }
+      io.stdout.write(`${renderSearchHits(result, colorsFor(io), limit)}\n`);
+    });
+
+  sessions
     .command('export')
     .description("write a session in ollm's JSON session layout (sessionId, startTime, lastActivity, model, provider, messages, toolCalls, metadata)")
     .argument('<id>', 'session id')
@@ -111,3 +139,11 @@ Examples:
       io.stdout.write(`deleted session ${id}\n`);
     });
 });
+
+/** `--limit N`: a whole number above 0. */
+function searchLimit(text: string): number {
+  const limit = /^\d+$/.test(text.trim()) ? Number(text.trim()) : Number.NaN;
+  if (!Number.isSafeInteger(limit) || limit < 1)
+    throw new InvalidArgumentError({ argument: 'limit', message: `Invalid --limit "${text}": use a whole number above 0.` });
+  return limit;
+}

@@ -87,7 +87,7 @@ export async function compactTranscript(options: CompactTranscriptOptions): Prom
     const started = performance.now();
     const tokensBefore = tokens.countMessages(conversation.messages);
     const limit = resolveLimit(options.limit, tokensBefore);
-    const goal = goalFromMessages(conversation.messages, options.transcript.format);
+    const goal = goalFromMessages(conversation.messages, options.transcript.format, options.transcript.document);
     const result = await compactWith(options.provider, conversation.messages, {
       config: { limit, logdir: options.logdir },
       context: {

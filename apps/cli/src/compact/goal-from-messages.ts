@@ -1,4 +1,4 @@
-import { messageText, type GoalState, type Message } from '@ollm/core';
+import { messageText, parseGoalBlock, type GoalState, type Message } from '@ollm/core';
 import { GoalManager } from '@ollm/runtime';
 
 /** The goal a transcript's marker lines set, and who set it. */
@@ -22,7 +22,10 @@ const OBSERVATION_USER_FORMATS: ReadonlySet<string> = new Set(['swe-agent', 'swe
  * an agent trajectory whose observations are user messages (`format` SWE-agent), only the first
  * user message, the task, is the user's.
  */
-export function goalFromMessages(messages: readonly Message[], format?: string): TranscriptGoal | undefined {
+export function goalFromMessages(messages: readonly Message[], format?: string, document?: unknown): TranscriptGoal | undefined {
+  // The goal ollm kept for the session already holds what the markers did.
+  const recorded = recordedGoal(messages, document);
+  if (recorded) return { state: recorded, source: recorded.setBy === 'model' ? 'assistant' : 'user' };
   const fromUser = new GoalManager();
   const userMessages = messages.filter((message) => message.role === 'user');
   const usersOwn = format !== undefined && OBSERVATION_USER_FORMATS.has(format) ? userMessages.slice(0, 1) : userMessages;
@@ -31,6 +34,34 @@ export function goalFromMessages(messages: readonly Message[], format?: string):
   const fromModel = new GoalManager();
   for (const message of messages) if (message.role === 'assistant') fromModel.applyMarkers(messageText(message), 'assistant');
   return fromModel.state ? { state: fromModel.state, source: 'assistant' } : undefined;
+}
+
+/**
+ * The goal ollm itself recorded for the conversation: the active one of an exported session's
+ * `goals` (`ollm sessions export`), else the goal block (`ACTIVE GOAL: …`) of a system message, as
+ * the chat sends it and any transcript of such a request holds it.
+ */
+export function recordedGoal(messages: readonly Message[], document?: unknown): GoalState | undefined {
+  const exported = exportedGoals(document).filter((goal) => (goal.status ?? 'active') === 'active');
+  if (exported.length > 0) return exported.at(-1);
+  for (const message of messages) {
+    if (message.role !== 'system') continue;
+    const block = parseGoalBlock(messageText(message));
+    if (block && (block.status ?? 'active') === 'active') return block;
+  }
+  return undefined;
+}
+
+/** The `goals` of an exported session document (each a goal's last recorded state); none for other documents. */
+function exportedGoals(document: unknown): GoalState[] {
+  if (document === null || typeof document !== 'object' || !Array.isArray((document as { goals?: unknown }).goals)) return [];
+  return (document as { goals: unknown[] }).goals.filter(isGoalState);
+}
+
+function isGoalState(value: unknown): value is GoalState {
+  if (value === null || typeof value !== 'object') return false;
+  const goal = value as Record<string, unknown>;
+  return typeof goal.description === 'string' && Array.isArray(goal.checkpoints) && Array.isArray(goal.decisions) && Array.isArray(goal.artifacts);
 }
 
 /** What of the goal the compacted messages still show word for word: the goal and each locked decision. */

@@ -215,6 +215,7 @@ export class CompactionRunner {
     for (const proposal of proposals) events.emit('goal-proposed', proposal);
     if (applied.length === 0) return;
     const goal = goals.state;
+    if (goal) this.parts.options.history?.appendGoal(goal);
     events.emit('goal-updated', { description: goal?.description, ...(goal ? { goal } : {}), source: 'compaction', updates: applied });
   }
 

@@ -146,9 +146,10 @@ export class ContextManager {
     this.conversation.add(complete);
     this.options.history?.append(complete, this.tokens.countMessage(complete));
     if (complete.role === 'assistant') {
+      const previous = this.goals.state?.id;
       const { applied, proposals } = this.goals.applyMarkers(messageText(complete), 'assistant');
       for (const proposal of proposals) this.events.emit('goal-proposed', proposal);
-      if (applied.length > 0) this.emitGoalUpdated('message', applied);
+      if (applied.length > 0) this.emitGoalUpdated('message', applied, this.endedSince(previous));
     }
     return complete;
   }
@@ -167,8 +168,9 @@ export class ContextManager {
 
   /** Sets the user's goal (the one it replaces goes into the goal history as abandoned). */
   setGoal(description: string, priority?: GoalPriority): void {
+    const previous = this.goals.state?.id;
     this.goals.setGoal(description, priority);
-    this.emitGoalUpdated('user');
+    this.emitGoalUpdated('user', undefined, this.endedSince(previous));
   }
 
   /**
@@ -188,8 +190,17 @@ export class ContextManager {
     return set;
   }
 
+  /** The goal a change just ended (moved into the goal history), given the id the current goal had before. */
+  private endedSince(previousId: string | undefined): GoalState | undefined {
+    const last = this.goals.history.at(-1);
+    return previousId !== undefined && last?.id === previousId && this.goals.state?.id !== previousId ? last : undefined;
+  }
+
+  /** Reports a goal change, and records the goal states it left in the session history (what `ollm sessions search` reads). */
   private emitGoalUpdated(source: 'user' | 'message', updates?: readonly GoalUpdate[], ended?: GoalState): void {
     const goal = this.goals.state;
+    if (ended) this.options.history?.appendGoal(ended);
+    if (goal) this.options.history?.appendGoal(goal);
     this.events.emit('goal-updated', {
       description: goal?.description,
       ...(goal ? { goal } : {}),

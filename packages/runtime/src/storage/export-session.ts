@@ -1,4 +1,4 @@
-import type { Message } from '@ollm/core';
+import type { GoalState, Message } from '@ollm/core';
 import type { SessionRecord } from './session-history.js';
 
 /** ollm's JSON session layout (`~/.ollm/sessions/{sessionId}.json`). */
@@ -11,6 +11,12 @@ export interface ExportedSession {
   /** Each message whole: its id, role, parts, timestamp, and when set its name, pinned flag and metadata (checkpoints). */
   messages: { id: string; role: Message['role']; parts: unknown[]; timestamp?: string; name?: string; pinned?: boolean; metadata?: Record<string, unknown> }[];
   toolCalls: { id: string; name: string; args: unknown; result?: { llmContent: string; isError?: boolean }; timestamp?: string }[];
+  /**
+   * The session's goals, each in its last recorded state (status, checkpoints, decisions,
+   * artifacts, times), in the order they were set; the active one has status `active`. Missing
+   * when the session recorded none.
+   */
+  goals?: GoalState[];
   metadata: {
     tokenCount: number;
     compactionCount: number;
@@ -51,6 +57,14 @@ export function exportSession(record: SessionRecord): ExportedSession {
       ...(message.metadata !== undefined ? { metadata: { ...message.metadata } } : {}),
     })),
     toolCalls,
+    ...(record.goals.length > 0 ? { goals: lastStateOfEachGoal(record.goals) } : {}),
     metadata: { tokenCount: record.metadata.tokenCount, compactionCount: record.metadata.compactionCount, compressionCount: record.metadata.compactionCount },
   };
+}
+
+/** Each goal's last recorded state, in the order the goals were first recorded (a goal saved without an id is one by its text and time). */
+function lastStateOfEachGoal(states: readonly GoalState[]): GoalState[] {
+  const byGoal = new Map<string, GoalState>();
+  for (const state of states) byGoal.set(state.id ?? `${state.description}\n${state.createdAt ?? ''}`, state);
+  return [...byGoal.values()];
 }

@@ -1,4 +1,4 @@
-import type { Message } from '@ollm/core';
+import type { GoalState, Message } from '@ollm/core';
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, appendFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -103,6 +103,41 @@ describe('SessionHistory', () => {
     const repaired = readSession(home, 's4');
     expect(repaired.recoveredFromPartialWrite).toBe(false);
     expect(repaired.messages.map((message) => message.id)).toEqual(['a', 'b']);
+  });
+
+  it('records goal states with appendGoal, redacted, and reads them back in order; files without any read as before', () => {
+    const home = newHome();
+    const secret = 'sk-goal-0123456789abcdef';
+    let tick = 0;
+    const clock = () => new Date(Date.UTC(2030, 5, 1, 12, 0, tick++));
+    const history = new SessionHistory({ home, sessionId: 's-goal', secrets: [secret], clock });
+    const first: GoalState = { description: `rotate ${secret}`, checkpoints: [], decisions: [], artifacts: [] };
+    // Structural: fields a newer GoalState adds are kept as they are.
+    const second = {
+      ...first,
+      checkpoints: [{ description: 'find the key', status: 'completed' as const }],
+      next: 'revoke it',
+      id: 'goal-0000abcd',
+      priority: 'high',
+    } as GoalState;
+    history.append(user('a', 'hello'));
+    history.appendGoal(first);
+    history.appendGoal(second);
+    history.close();
+    const lines = readFileSync(history.path, 'utf8').trim().split('\n');
+    expect(lines.at(-1)).not.toContain(secret);
+    expect(JSON.parse(lines.at(-1)!)).toEqual({ type: 'goal', goal: { ...second, description: 'rotate [redacted]' }, at: '2030-06-01T12:00:03.000Z' });
+    const record = readSession(home, 's-goal');
+    expect(record.goals.map((goal) => goal.description)).toEqual(['rotate [redacted]', 'rotate [redacted]']);
+    expect(record.goals[1]).toMatchObject({ next: 'revoke it', id: 'goal-0000abcd', priority: 'high' });
+    // Goal entries are not messages, and do not move the last activity.
+    expect(record.metadata.messageCount).toBe(1);
+    expect(record.lastActivity).toBe('2030-06-01T12:00:01.000Z');
+
+    const old = new SessionHistory({ home, sessionId: 's-no-goal' });
+    old.append(user('a', 'hi'));
+    old.close();
+    expect(readSession(home, 's-no-goal').goals).toEqual([]);
   });
 
   it('refuses ids that would escape the home folder', () => {

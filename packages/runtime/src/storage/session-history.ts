@@ -1,4 +1,4 @@
-import { InvalidArgumentError, InvalidTranscriptError, OllmError, SecretRedactor, type Message } from '@ollm/core';
+import { InvalidArgumentError, InvalidTranscriptError, OllmError, SecretRedactor, type GoalState, type Message } from '@ollm/core';
 import { closeSync, existsSync, fstatSync, ftruncateSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, rmSync, writeSync } from 'node:fs';
 import { resolveInside, validateStorageId } from './storage-id.js';
 import { withFileLock } from './file-lock.js';
@@ -11,7 +11,9 @@ export type SessionEntry =
   | { readonly type: 'compaction'; readonly provider: string; readonly tokensBefore: number; readonly tokensAfter: number; readonly at: string }
   /** How ollm 0.1 wrote a compaction entry; read as `compaction`. */
   | { readonly type: 'compression'; readonly provider: string; readonly tokensBefore: number; readonly tokensAfter: number; readonly at: string }
-  | { readonly type: 'metadata'; readonly model?: string; readonly provider?: string; readonly at: string };
+  | { readonly type: 'metadata'; readonly model?: string; readonly provider?: string; readonly at: string }
+  /** The goal as it stood after a change (set, checkpoint, decision, artifact, next step): the whole state, each time. */
+  | { readonly type: 'goal'; readonly goal: GoalState; readonly at: string };
 
 export interface SessionRecord {
   readonly sessionId: string;
@@ -20,6 +22,8 @@ export interface SessionRecord {
   readonly model?: string;
   readonly provider?: string;
   readonly messages: readonly Message[];
+  /** Every goal state recorded (`appendGoal`), oldest first; empty for files written before goals were recorded. */
+  readonly goals: readonly GoalState[];
   readonly metadata: {
     readonly tokenCount: number;
     readonly compactionCount: number;
@@ -92,6 +96,15 @@ export class SessionHistory {
     this.write({ type: 'metadata', ...entry, at: this.now() });
   }
 
+  /**
+   * Records the goal as it stands now, whole (a later entry supersedes an earlier one), redacted
+   * like every entry; what `ollm sessions search` finds a goal's description, checkpoints,
+   * decisions, artifacts and next step in.
+   */
+  appendGoal(goal: GoalState): void {
+    this.write({ type: 'goal', goal, at: this.now() });
+  }
+
   private now(): string {
     return this.clock().toISOString();
   }
@@ -162,6 +175,7 @@ export function readSessionFile(path: string): SessionRecord {
   let model = header?.type === 'session' ? header.model : undefined;
   let provider = header?.type === 'session' ? header.provider : undefined;
   const messages: Message[] = [];
+  const goals: GoalState[] = [];
   let tokenCount = 0;
   let compactionCount = 0;
   let lastActivity = header?.type === 'session' ? header.startTime : '';
@@ -176,6 +190,8 @@ export function readSessionFile(path: string): SessionRecord {
     } else if (entry.type === 'metadata') {
       model = entry.model ?? model;
       provider = entry.provider ?? provider;
+    } else if (entry.type === 'goal') {
+      goals.push(entry.goal);
     }
   }
   return {
@@ -185,6 +201,7 @@ export function readSessionFile(path: string): SessionRecord {
     ...(model !== undefined ? { model } : {}),
     ...(provider !== undefined ? { provider } : {}),
     messages,
+    goals,
     metadata: { tokenCount, compactionCount, compressionCount: compactionCount, messageCount: messages.length },
     recoveredFromPartialWrite,
   };
