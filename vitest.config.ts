@@ -13,6 +13,7 @@ export default defineConfig({
       'apps/*/src/**/*.test.ts',
       'apps/*/test/**/*.test.ts',
       'internal/*/src/**/*.test.ts',
+      'examples/*/test/**/*.test.ts',
     ],
     testTimeout: 60_000,
     hookTimeout: 60_000,

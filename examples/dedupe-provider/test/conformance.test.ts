@@ -1,0 +1,4 @@
+import { runProviderConformance } from '@ollm/provider-conformance';
+import { createDedupeProvider } from '../src/index.js';
+
+runProviderConformance(() => createDedupeProvider());
