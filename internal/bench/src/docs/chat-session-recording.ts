@@ -140,6 +140,8 @@ export async function recordChatSession(binary: string, extraArgs: readonly stri
     send('/snapshot list');
     send(`/snapshot restore ${created[1]}`);
     send('/goal');
+    send('/goal done');
+    send('/goal list');
     send('/export');
     send('/quit');
     chat.end();
@@ -155,6 +157,7 @@ export async function recordChatSession(binary: string, extraArgs: readonly stri
     };
     await run(['sessions', 'list']);
     await run(['sessions', 'export', DEMO_SESSION, '--out', 'session.json']);
+    await run(['sessions', 'search', 'Retry-After', '--limit', '3']);
     const snapshots = await run(['snapshot', 'list']);
     const automatic = /^(\S+)\s.*\bauto\b.*before automatic compaction$/m.exec(snapshots)?.[1];
     if (automatic) await run(['snapshot', 'restore', automatic]);

@@ -8,7 +8,7 @@ import {
   type GoalState,
   type GoalUpdate,
 } from '@ollm/core';
-import { randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import {
   decideModelMarker,
   DEFAULT_MODEL_MARKER_POLICY,
@@ -305,7 +305,7 @@ export class GoalManager {
 }
 
 function newGoalId(): string {
-  return `goal-${randomBytes(4).toString('hex')}`;
+  return `goal-${randomUUID().slice(0, 8)}`;
 }
 
 function copyGoal(goal: GoalState): GoalState {
