@@ -96,6 +96,33 @@ describe('ollm sessions and ollm snapshot', () => {
     expect((JSON.parse(shown.stdout) as { id: string }).id).toBe(snapshotId);
   });
 
+  it('keeps a snapshot (never pruned), shows it as kept, and unkeeps it', async () => {
+    const kept = await ollm(['snapshot', 'keep', snapshotId]);
+    expect(kept.code).toBe(0);
+    expect(kept.stdout).toBe(`kept snapshot ${snapshotId} of session ${sessionId}: never pruned (ollm snapshot unkeep ${snapshotId} undoes it)\n`);
+    expect((await ollm(['snapshot', 'list'])).stdout).toMatch(new RegExp(`${snapshotId}\\s+2026-11-30 06:17\\s+manual, kept`));
+    // A later store with a quota of one manual snapshot prunes the newer one, not the kept one.
+    const store = new SnapshotStore({ home, retainManual: 1 });
+    const create = () =>
+      store.create({
+        sessionId,
+        automatic: false,
+        context: { systemPrompt: '', messages: [], compactionCount: 0 },
+        tokenCount: 1,
+        messageCount: 0,
+        checkpointCount: 0,
+        metadata: {},
+      });
+    create();
+    const newest = create();
+    expect(store.list(sessionId).map((snapshot) => snapshot.id)).toEqual([newest.id, snapshotId]);
+    expect((await ollm(['snapshot', 'unkeep', snapshotId])).stdout).toBe(`snapshot ${snapshotId} of session ${sessionId} is no longer kept\n`);
+    expect((await ollm(['snapshot', 'list'])).stdout).not.toContain('kept');
+    const missing = await ollm(['snapshot', 'keep', '20991231235959000-000-000000-m']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('No snapshot "20991231235959000-000-000000-m"');
+  });
+
   it('deletes a snapshot, then the session with everything it had', async () => {
     expect((await ollm(['snapshot', 'delete', snapshotId])).code).toBe(0);
     expect((await ollm(['snapshot', 'show', snapshotId])).code).toBe(2);

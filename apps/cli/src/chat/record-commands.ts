@@ -9,8 +9,8 @@ import { plural } from '../output/plural.js';
 
 export const snapshotCommand: SlashCommand = {
   name: 'snapshot',
-  usage: 'create [REASON]|list|restore ID|delete ID',
-  summary: 'save, list, restore or delete the full context state',
+  usage: 'create [REASON]|list|restore ID|keep ID|unkeep ID|delete ID',
+  summary: 'save, list, restore, keep (never pruned) or delete the full context state',
   async run(session, argument) {
     const [action = 'list', ...rest] = argument.split(/\s+/).filter(Boolean);
     const value = rest.join(' ');
@@ -35,6 +35,17 @@ export const snapshotCommand: SlashCommand = {
         );
         return;
       }
+      case 'keep':
+      case 'unkeep': {
+        if (!value) throw await missingId(action);
+        options.snapshots.keep(options.sessionId, value, action === 'keep');
+        session.print(
+          action === 'keep'
+            ? `snapshot kept: ${value} (never pruned; /snapshot unkeep ${value} lets retention count it again)`
+            : `snapshot no longer kept: ${value}`,
+        );
+        return;
+      }
       case 'delete': {
         if (!value) throw await missingId('delete');
         options.snapshots.delete(options.sessionId, value);
@@ -42,7 +53,10 @@ export const snapshotCommand: SlashCommand = {
         return;
       }
       default: {
-        throw new InvalidArgumentError({ argument: 'snapshot', message: `Unknown /snapshot action "${action}": use create, list, restore ID or delete ID.` });
+        throw new InvalidArgumentError({
+          argument: 'snapshot',
+          message: `Unknown /snapshot action "${action}": use create, list, restore ID, keep ID, unkeep ID or delete ID.`,
+        });
       }
     }
   },

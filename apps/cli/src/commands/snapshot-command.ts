@@ -24,13 +24,17 @@ Snapshots are $OLLM_HOME/snapshots/<session>/<id>.json. One is taken before ever
 /snapshot create takes one in the chat. Without --session, list uses the most recent session and
 the other actions find the session that holds the snapshot.
 
+Retention keeps the newest snapshots.retain automatic and snapshots.retainManual manual ones;
+a kept snapshot (keep) is in neither quota and never pruned.
+
 restore writes the snapshot's context to the session's context.json: the next
 \`ollm --session <session>\` resumes from it. The session's full record is not changed.
 
 Examples:
   $ ollm snapshot list
   $ ollm snapshot show 20261130061702123-000-3f2a9c
-  $ ollm snapshot restore 20261130061702123-000-3f2a9c && ollm --session 20261130-061702-3f2a`,
+  $ ollm snapshot restore 20261130061702123-000-3f2a9c && ollm --session 20261130-061702-3f2a
+  $ ollm snapshot keep 20261130061702123-000-3f2a9c      # never pruned`,
   );
   snapshot.action(() => snapshot.help());
 
@@ -92,6 +96,27 @@ Examples:
         `restored snapshot ${found.id} (${formatInteger(found.messageCount)} messages, ${formatInteger(found.tokenCount)} tokens) into session ${sessionId}; resume with: ollm --session ${sessionId}\n`,
       );
     });
+
+  for (const [name, kept] of [
+    ['keep', true],
+    ['unkeep', false],
+  ] as const) {
+    snapshot
+      .command(name)
+      .description(kept ? 'keep a snapshot: never pruned by the retention quotas' : 'let the retention quotas count a kept snapshot again')
+      .argument('<id>', 'snapshot id')
+      .option('--session <id>', 'session (default: the one holding the snapshot)')
+      .action(async (id: string, options: SnapshotOptions) => {
+        const { io } = context;
+        const { store, sessionId } = locateSnapshot(io, id, options);
+        store.keep(sessionId, id, kept);
+        io.stdout.write(
+          kept
+            ? `kept snapshot ${id} of session ${sessionId}: never pruned (ollm snapshot unkeep ${id} undoes it)\n`
+            : `snapshot ${id} of session ${sessionId} is no longer kept\n`,
+        );
+      });
+  }
 
   snapshot
     .command('delete')

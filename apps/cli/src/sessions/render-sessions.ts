@@ -38,7 +38,7 @@ export function renderSnapshots(snapshots: readonly SnapshotSummary[]): string {
   const rows = snapshots.map((snapshot) => [
     snapshot.id,
     shortTime(snapshot.timestamp),
-    snapshot.automatic ? 'auto' : 'manual',
+    `${snapshot.automatic ? 'auto' : 'manual'}${snapshot.kept ? ', kept' : ''}`,
     formatInteger(snapshot.messageCount),
     formatInteger(snapshot.tokenCount),
     formatInteger(snapshot.checkpointCount),

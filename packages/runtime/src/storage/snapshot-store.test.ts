@@ -70,6 +70,32 @@ describe('SnapshotStore', () => {
     expect(manual).toEqual([...more].reverse());
   });
 
+  it('never prunes a kept snapshot, which takes no place in the quotas, and leaves its file unchanged', () => {
+    const home = newHome();
+    const store = new SnapshotStore({ home, retain: 2, retainManual: 1 });
+    const create = (automatic: boolean, text: string, keep = false) =>
+      store.create({ sessionId: 's', automatic, context: state(text), tokenCount: 1, messageCount: 1, checkpointCount: 0, metadata: {} }, { keep }).id;
+    const important = create(false, 'important', true);
+    const autoKept = create(true, 'auto kept');
+    const written = readFileSync(join(home, 'snapshots', 's', `${autoKept}.json`), 'utf8');
+    store.keep('s', autoKept);
+    expect(readFileSync(join(home, 'snapshots', 's', `${autoKept}.json`), 'utf8')).toBe(written);
+    const automatic = Array.from({ length: 6 }, (_, index) => create(true, `auto ${index}`));
+    const manual = [create(false, 'm1'), create(false, 'm2')];
+    const listed = store.list('s');
+    expect(listed.map((snapshot) => snapshot.id)).toEqual([manual[1], ...automatic.slice(-2).reverse(), autoKept, important]);
+    expect(listed.filter((snapshot) => snapshot.kept).map((snapshot) => snapshot.id)).toEqual([autoKept, important]);
+    expect(store.read('s', important).kept).toBe(true);
+    // Unkept, it counts again: the next automatic snapshot prunes it as the oldest.
+    store.keep('s', autoKept, false);
+    create(true, 'one more');
+    expect(store.list('s').map((snapshot) => snapshot.id)).not.toContain(autoKept);
+    expect(() => store.keep('s', autoKept)).toThrow(/No snapshot/);
+    // Deleting one removes its mark too.
+    store.delete('s', important);
+    expect(readdirSync(join(home, 'snapshots', 's')).filter((name) => name.startsWith(important))).toEqual([]);
+  });
+
   it('tells the kind of a snapshot written before ids said it by reading it', () => {
     const home = newHome();
     const store = new SnapshotStore({ home, retain: 1 });

@@ -55,7 +55,17 @@ export interface ContextSnapshot {
   readonly tokenCount: number;
   readonly messageCount: number;
   readonly checkpointCount: number;
-  readonly metadata: { readonly model?: string; readonly tier?: string; readonly mode?: string; readonly reason?: string };
+  /**
+   * The model the context was sent to, and why the snapshot was taken. (The design's `tier` and
+   * `mode` are not recorded: ollm has no context tiers or operating modes; a snapshot that holds
+   * them from elsewhere keeps them, unread.)
+   */
+  readonly metadata: { readonly model?: string; readonly reason?: string };
+  /**
+   * Kept: never pruned by either quota (`SnapshotStore.keep`, `ollm snapshot keep`). Read from a
+   * `<id>.keep` file beside the snapshot, so the snapshot itself never changes after creation.
+   */
+  readonly kept?: boolean;
 }
 
 export type SnapshotSummary = Omit<ContextSnapshot, 'context'>;
@@ -110,14 +120,27 @@ export class SnapshotStore {
     this.clock = clock;
   }
 
-  create(snapshot: Omit<ContextSnapshot, 'id' | 'timestamp'>): ContextSnapshot {
+  create(snapshot: Omit<ContextSnapshot, 'id' | 'timestamp' | 'kept'>, options: { readonly keep?: boolean } = {}): ContextSnapshot {
     validateStorageId('session', snapshot.sessionId);
     const timestamp = this.clock().toISOString();
     const id = nextSnapshotId(timestamp, snapshot.automatic);
     const full: ContextSnapshot = { ...snapshot, id, timestamp };
     writeFileAtomic(this.file(snapshot.sessionId, id), this.redactor.stringify(full));
+    if (options.keep) writeFileAtomic(this.keepFile(snapshot.sessionId, id), '');
     this.prune(snapshot.sessionId);
-    return full;
+    return options.keep ? { ...full, kept: true } : full;
+  }
+
+  /**
+   * Marks a snapshot kept (never pruned) or, with `kept` false, lets the quotas count it again.
+   * The mark is a `<id>.keep` file beside it: the snapshot itself is not rewritten.
+   */
+  keep(sessionId: string, snapshotId: string, kept = true): void {
+    if (!existsSync(this.file(sessionId, snapshotId))) {
+      throw new InvalidArgumentError({ argument: 'snapshotId', message: `No snapshot "${snapshotId}" in session "${sessionId}".` });
+    }
+    if (kept) writeFileAtomic(this.keepFile(sessionId, snapshotId), '');
+    else rmSync(this.keepFile(sessionId, snapshotId), { force: true });
   }
 
   list(sessionId: string): SnapshotSummary[] {
@@ -138,7 +161,8 @@ export class SnapshotStore {
     if (!existsSync(path)) {
       throw new InvalidArgumentError({ argument: 'snapshotId', message: `No snapshot "${snapshotId}" in session "${sessionId}".` });
     }
-    return JSON.parse(readFileSync(path, 'utf8')) as ContextSnapshot;
+    const snapshot = JSON.parse(readFileSync(path, 'utf8')) as ContextSnapshot;
+    return existsSync(this.keepFile(sessionId, snapshotId)) ? { ...snapshot, kept: true } : snapshot;
   }
 
   delete(sessionId: string, snapshotId: string): void {
@@ -147,14 +171,18 @@ export class SnapshotStore {
       throw new InvalidArgumentError({ argument: 'snapshotId', message: `No snapshot "${snapshotId}" in session "${sessionId}".` });
     }
     rmSync(path);
+    rmSync(this.keepFile(sessionId, snapshotId), { force: true });
   }
 
-  /** Each quota on its own: the oldest automatic snapshots past `retain`, the oldest manual ones past `retainManual`. */
+  /**
+   * Each quota on its own: the oldest automatic snapshots past `retain`, the oldest manual ones
+   * past `retainManual`. Kept snapshots are in neither: never pruned, and they take no place.
+   */
   private prune(sessionId: string): void {
     const folder = this.folder(sessionId);
-    const names = readdirSync(folder)
-      .filter((name) => name.endsWith('.json'))
-      .sort();
+    const files = readdirSync(folder);
+    const keptNames = new Set(files.filter((name) => name.endsWith('.keep')).map((name) => `${name.slice(0, -'.keep'.length)}.json`));
+    const names = files.filter((name) => name.endsWith('.json') && !keptNames.has(name)).sort();
     const automatic = names.filter((name) => this.isAutomatic(sessionId, name));
     const manual = names.filter((name) => !automatic.includes(name));
     for (const [kept, retain] of [
@@ -178,6 +206,10 @@ export class SnapshotStore {
 
   private folder(sessionId: string): string {
     return resolveInside(this.home, 'snapshots', validateStorageId('session', sessionId));
+  }
+
+  private keepFile(sessionId: string, snapshotId: string): string {
+    return resolveInside(this.folder(sessionId), `${validateStorageId('snapshot', snapshotId)}.keep`);
   }
 
   private file(sessionId: string, snapshotId: string): string {
