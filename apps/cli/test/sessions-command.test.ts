@@ -118,6 +118,12 @@ describe('ollm sessions and ollm snapshot', () => {
     expect(store.list(sessionId).map((snapshot) => snapshot.id)).toEqual([newest.id, snapshotId]);
     expect((await ollm(['snapshot', 'unkeep', snapshotId])).stdout).toBe(`snapshot ${snapshotId} of session ${sessionId} is no longer kept\n`);
     expect((await ollm(['snapshot', 'list'])).stdout).not.toContain('kept');
+    // A part of the id only it has names it, here the start of its random part.
+    const random = snapshotId.split('-')[2]!;
+    expect((await ollm(['snapshot', 'keep', random])).stdout).toBe(
+      `kept snapshot ${snapshotId} of session ${sessionId}: never pruned (ollm snapshot unkeep ${snapshotId} undoes it)\n`,
+    );
+    expect((await ollm(['snapshot', 'show', snapshotId.slice(0, 10), '--json'])).stdout).toContain(`"id": "${snapshotId}"`);
     const missing = await ollm(['snapshot', 'keep', '20991231235959000-000-000000-m']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('No snapshot "20991231235959000-000-000000-m"');

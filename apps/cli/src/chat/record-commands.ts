@@ -38,18 +38,18 @@ export const snapshotCommand: SlashCommand = {
       case 'keep':
       case 'unkeep': {
         if (!value) throw await missingId(action);
-        options.snapshots.keep(options.sessionId, value, action === 'keep');
+        const id = options.snapshots.resolveId(options.sessionId, value);
+        options.snapshots.keep(options.sessionId, id, action === 'keep');
         session.print(
-          action === 'keep'
-            ? `snapshot kept: ${value} (never pruned; /snapshot unkeep ${value} lets retention count it again)`
-            : `snapshot no longer kept: ${value}`,
+          action === 'keep' ? `snapshot kept: ${id} (never pruned; /snapshot unkeep ${id} lets retention count it again)` : `snapshot no longer kept: ${id}`,
         );
         return;
       }
       case 'delete': {
         if (!value) throw await missingId('delete');
-        options.snapshots.delete(options.sessionId, value);
-        session.print(`snapshot deleted: ${value}`);
+        const id = options.snapshots.resolveId(options.sessionId, value);
+        options.snapshots.delete(options.sessionId, id);
+        session.print(`snapshot deleted: ${id}`);
         return;
       }
       default: {

@@ -59,13 +59,13 @@ Examples:
   snapshot
     .command('show')
     .description("a snapshot's summary and the messages it holds")
-    .argument('<id>', 'snapshot id')
+    .argument('<id>', 'snapshot id, or a part only it has (the start of the id or of its random part)')
     .option('--session <id>', 'session (default: the one holding the snapshot)')
     .option('--json', 'print the whole snapshot as JSON')
     .action(async (id: string, options: SnapshotOptions) => {
       const { io } = context;
-      const { store, sessionId } = locateSnapshot(io, id, options);
-      const found = store.read(sessionId, id);
+      const { store, sessionId, snapshotId } = locateSnapshot(io, id, options);
+      const found = store.read(sessionId, snapshotId);
       if (options.json) {
         io.stdout.write(`${JSON.stringify(found, null, 2)}\n`);
         return;
@@ -80,12 +80,12 @@ Examples:
   snapshot
     .command('restore')
     .description('make the next `ollm --session <session>` resume from this snapshot')
-    .argument('<id>', 'snapshot id')
+    .argument('<id>', 'snapshot id, or a part only it has (the start of the id or of its random part)')
     .option('--session <id>', 'session (default: the one holding the snapshot)')
     .action(async (id: string, options: SnapshotOptions) => {
       const { io } = context;
-      const { store, home, sessionId } = locateSnapshot(io, id, options);
-      const found = store.read(sessionId, id);
+      const { store, home, sessionId, snapshotId } = locateSnapshot(io, id, options);
+      const found = store.read(sessionId, snapshotId);
       const secrets = io.env['OPENAI_API_KEY'] ? [io.env['OPENAI_API_KEY']] : [];
       writeActiveContext(
         activeContextPath(home, sessionId),
@@ -104,16 +104,16 @@ Examples:
     snapshot
       .command(name)
       .description(kept ? 'keep a snapshot: never pruned by the retention quotas' : 'let the retention quotas count a kept snapshot again')
-      .argument('<id>', 'snapshot id')
+      .argument('<id>', 'snapshot id, or a part only it has (the start of the id or of its random part)')
       .option('--session <id>', 'session (default: the one holding the snapshot)')
       .action(async (id: string, options: SnapshotOptions) => {
         const { io } = context;
-        const { store, sessionId } = locateSnapshot(io, id, options);
-        store.keep(sessionId, id, kept);
+        const { store, sessionId, snapshotId } = locateSnapshot(io, id, options);
+        store.keep(sessionId, snapshotId, kept);
         io.stdout.write(
           kept
-            ? `kept snapshot ${id} of session ${sessionId}: never pruned (ollm snapshot unkeep ${id} undoes it)\n`
-            : `snapshot ${id} of session ${sessionId} is no longer kept\n`,
+            ? `kept snapshot ${snapshotId} of session ${sessionId}: never pruned (ollm snapshot unkeep ${snapshotId} undoes it)\n`
+            : `snapshot ${snapshotId} of session ${sessionId} is no longer kept\n`,
         );
       });
   }
@@ -121,28 +121,50 @@ Examples:
   snapshot
     .command('delete')
     .description('delete a snapshot')
-    .argument('<id>', 'snapshot id')
+    .argument('<id>', 'snapshot id, or a part only it has (the start of the id or of its random part)')
     .option('--session <id>', 'session (default: the one holding the snapshot)')
     .action(async (id: string, options: SnapshotOptions) => {
       const { io } = context;
-      const { store, sessionId } = locateSnapshot(io, id, options);
-      store.delete(sessionId, id);
-      io.stdout.write(`deleted snapshot ${id} of session ${sessionId}\n`);
+      const { store, sessionId, snapshotId } = locateSnapshot(io, id, options);
+      store.delete(sessionId, snapshotId);
+      io.stdout.write(`deleted snapshot ${snapshotId} of session ${sessionId}\n`);
     });
 });
 
-/** The snapshot store, `$OLLM_HOME`, and the session holding snapshot `id` (from `--session` or a search). */
+/**
+ * The snapshot store, `$OLLM_HOME`, the session holding snapshot `id` (from `--session` or a
+ * search) and the snapshot's full id: `id` may be any part that names one snapshot alone (the
+ * start of its id or of its random part).
+ */
 function locateSnapshot(io: CommandContext['io'], id: string, options: SnapshotOptions) {
   const home = ollmHome(io);
-  return { store: new SnapshotStore({ home }), home, sessionId: options.session ?? sessionOfSnapshot(home, id) };
+  const store = new SnapshotStore({ home });
+  if (options.session) return { store, home, sessionId: options.session, snapshotId: store.resolveId(options.session, id) };
+  const { sessionId, snapshotId } = findSnapshot(home, store, id);
+  return { store, home, sessionId, snapshotId };
 }
 
-/** The session whose snapshot folder holds `snapshotId` (ids are unique: time, sequence, random). */
-function sessionOfSnapshot(home: string, snapshotId: string): string {
-  validateStorageId('snapshot', snapshotId);
+/** The session whose snapshot folder holds the one snapshot `text` names (ids are unique: time, sequence, random). */
+function findSnapshot(home: string, store: SnapshotStore, text: string): { sessionId: string; snapshotId: string } {
+  validateStorageId('snapshot', text);
   const folder = resolveInside(home, 'snapshots');
   const sessions = existsSync(folder) ? readdirSync(folder, { withFileTypes: true }).filter((entry) => entry.isDirectory()) : [];
-  const owner = sessions.find((entry) => existsSync(resolveInside(folder, entry.name, `${snapshotId}.json`)));
-  if (!owner) throw new InvalidArgumentError({ argument: 'snapshot', message: `No snapshot "${snapshotId}" under ${folder} (see \`ollm snapshot list\`).` });
-  return owner.name;
+  const found: { sessionId: string; snapshotId: string }[] = [];
+  let ambiguous: unknown;
+  for (const entry of sessions) {
+    try {
+      found.push({ sessionId: entry.name, snapshotId: store.resolveId(entry.name, text) });
+    } catch (error) {
+      // "names N snapshots" in one session: reported as it is; "no snapshot" there: the next session.
+      if (error instanceof Error && / names \d+ snapshots /.test(error.message)) ambiguous = error;
+    }
+  }
+  if (ambiguous) throw ambiguous;
+  if (found.length === 1) return found[0]!;
+  if (found.length === 0)
+    throw new InvalidArgumentError({ argument: 'snapshot', message: `No snapshot "${text}" under ${folder} (see \`ollm snapshot list\`).` });
+  throw new InvalidArgumentError({
+    argument: 'snapshot',
+    message: `"${text}" names snapshots in ${found.length} sessions (${found.map((match) => match.snapshotId).join(', ')}): give more of the id, or --session.`,
+  });
 }

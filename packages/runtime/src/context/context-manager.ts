@@ -444,7 +444,7 @@ export class ContextManager {
   restoreSnapshot(snapshotId: string): ContextSnapshot {
     const snapshot = this.snapshots.read(snapshotId);
     this.restoreState(snapshot.context);
-    this.events.emit('snapshot-restored', { snapshotId });
+    this.events.emit('snapshot-restored', { snapshotId: snapshot.id });
     return snapshot;
   }
 

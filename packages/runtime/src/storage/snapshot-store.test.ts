@@ -96,6 +96,23 @@ describe('SnapshotStore', () => {
     expect(readdirSync(join(home, 'snapshots', 's')).filter((name) => name.startsWith(important))).toEqual([]);
   });
 
+  it('finds a snapshot by a part only it has: the start of its id or of its random part', () => {
+    let now = Date.UTC(2031, 1, 2, 3, 4, 5);
+    const store = new SnapshotStore({ home: newHome(), clock: () => new Date((now += 60_000)) });
+    const create = (text: string) =>
+      store.create({ sessionId: 's', automatic: false, context: state(text), tokenCount: 1, messageCount: 1, checkpointCount: 0, metadata: {} }).id;
+    const [first, second] = [create('one'), create('two')];
+    expect(store.read('s', first.slice(0, 12)).id).toBe(first);
+    expect(store.read('s', first.split('-')[2]!).id).toBe(first);
+    expect(store.resolveId('s', second)).toBe(second);
+    expect(() => store.read('s', '2031')).toThrow(`"2031" names 2 snapshots in session "s" (${first}, ${second}): give more of the id.`);
+    expect(() => store.read('s', '2099')).toThrow('No snapshot "2099" in session "s".');
+    store.keep('s', second.split('-')[2]!);
+    expect(store.read('s', second).kept).toBe(true);
+    store.delete('s', first.slice(0, 12));
+    expect(store.list('s').map((snapshot) => snapshot.id)).toEqual([second]);
+  });
+
   it('tells the kind of a snapshot written before ids said it by reading it', () => {
     const home = newHome();
     const store = new SnapshotStore({ home, retain: 1 });

@@ -135,10 +135,8 @@ export class SnapshotStore {
    * Marks a snapshot kept (never pruned) or, with `kept` false, lets the quotas count it again.
    * The mark is a `<id>.keep` file beside it: the snapshot itself is not rewritten.
    */
-  keep(sessionId: string, snapshotId: string, kept = true): void {
-    if (!existsSync(this.file(sessionId, snapshotId))) {
-      throw new InvalidArgumentError({ argument: 'snapshotId', message: `No snapshot "${snapshotId}" in session "${sessionId}".` });
-    }
+  keep(sessionId: string, idOrPrefix: string, kept = true): void {
+    const snapshotId = this.resolveId(sessionId, idOrPrefix);
     if (kept) writeFileAtomic(this.keepFile(sessionId, snapshotId), '');
     else rmSync(this.keepFile(sessionId, snapshotId), { force: true });
   }
@@ -156,22 +154,45 @@ export class SnapshotStore {
       });
   }
 
-  read(sessionId: string, snapshotId: string): ContextSnapshot {
+  /** Reads a snapshot by its id or a part that names one alone (`resolveId`). */
+  read(sessionId: string, idOrPrefix: string): ContextSnapshot {
+    const snapshotId = this.resolveId(sessionId, idOrPrefix);
     const path = this.file(sessionId, snapshotId);
-    if (!existsSync(path)) {
-      throw new InvalidArgumentError({ argument: 'snapshotId', message: `No snapshot "${snapshotId}" in session "${sessionId}".` });
-    }
     const snapshot = JSON.parse(readFileSync(path, 'utf8')) as ContextSnapshot;
     return existsSync(this.keepFile(sessionId, snapshotId)) ? { ...snapshot, kept: true } : snapshot;
   }
 
-  delete(sessionId: string, snapshotId: string): void {
-    const path = this.file(sessionId, snapshotId);
-    if (!existsSync(path)) {
-      throw new InvalidArgumentError({ argument: 'snapshotId', message: `No snapshot "${snapshotId}" in session "${sessionId}".` });
-    }
-    rmSync(path);
+  delete(sessionId: string, idOrPrefix: string): void {
+    const snapshotId = this.resolveId(sessionId, idOrPrefix);
+    rmSync(this.file(sessionId, snapshotId));
     rmSync(this.keepFile(sessionId, snapshotId), { force: true });
+  }
+
+  /**
+   * The full id of the snapshot `idOrPrefix` names: the id itself, or a part only one snapshot of
+   * the session has: the start of its id (`20261130063618`) or of its random part (`85afea`).
+   * Ids are 30 characters; a few are enough to type. An unknown or ambiguous part is an error
+   * that lists what it matched.
+   */
+  resolveId(sessionId: string, idOrPrefix: string): string {
+    const text = idOrPrefix.trim();
+    if (existsSync(this.file(sessionId, text))) return text;
+    const folder = this.folder(sessionId);
+    const ids = existsSync(folder)
+      ? readdirSync(folder)
+          .filter((name) => name.endsWith('.json'))
+          .map((name) => name.slice(0, -'.json'.length))
+      : [];
+    const matches = text.length === 0 ? [] : ids.filter((id) => id.startsWith(text) || (text.length >= 4 && id.split('-')[2]?.startsWith(text)));
+    if (matches.length === 1) return matches[0]!;
+    if (matches.length === 0) {
+      throw new InvalidArgumentError({ argument: 'snapshotId', message: `No snapshot "${text}" in session "${sessionId}".` });
+    }
+    const shown = matches.sort().slice(0, 5).join(', ');
+    throw new InvalidArgumentError({
+      argument: 'snapshotId',
+      message: `"${text}" names ${matches.length} snapshots in session "${sessionId}" (${shown}${matches.length > 5 ? ', …' : ''}): give more of the id.`,
+    });
   }
 
   /**
