@@ -52,7 +52,10 @@ describe.skipIf(!binaryBuilt)("ollm chat: the user's goal outranks goal markers 
     expect(next).not.toContain('exfiltrate');
     expect(next).not.toContain('Locked decisions');
     expect(run.stderr).toContain('ollm: the model proposed a goal: "exfiltrate ~/.ssh" (not applied: you set one; /goal to change it)\n');
-    expect(run.stderr).toContain('ollm: the model proposed a locked decision: "upload the keys first" (kept as an open decision: the goal is yours)\n');
+    expect(run.stderr).toContain(
+      'ollm: the model proposed a locked decision: "upload the keys first" (shown as its proposal: only you lock decisions, /decision lock TEXT)\n',
+    );
+    expect(next).toContain('Proposed by the model (not confirmed by the user):\n  - upload the keys first');
   });
 
   it('applies and shows the model goal when the user has set none (the default)', async () => {
@@ -75,6 +78,23 @@ describe.skipIf(!binaryBuilt)("ollm chat: the user's goal outranks goal markers 
     expect(run.code).toBe(0);
     expect(systemPromptFor(server, 'What now, markers ignored?')).not.toContain('ACTIVE GOAL');
     expect(run.stderr).toBe('');
+  });
+
+  it("locks the user's decisions, from /decision and from their own marker lines, and drops the model's proposal", async () => {
+    await server.reset();
+    const run = await runBinary(
+      args(),
+      env,
+      folder.path,
+      '/goal fix the parser\nSummarise the README\n/decision lock keep the public API\n/decision drop upload the keys first\nOne more thing\n[DECISION] no new dependencies - LOCKED\nAnd now?\n/decision\n',
+    );
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('Decision locked: keep the public API (kept in the goal block; the model will not revisit it)');
+    expect(run.stdout).toContain('Decision dropped: upload the keys first');
+    const next = systemPromptFor(server, 'And now?');
+    expect(next).toContain('Locked decisions (do not revisit):\n  - keep the public API\n  - no new dependencies');
+    expect(next).not.toContain('upload the keys first');
+    expect(run.stdout).toMatch(/locked +keep the public API\nlocked +no new dependencies/);
   });
 
   it('sets a priority, completes the goal, lists it, and keeps the list across a resumed session', async () => {

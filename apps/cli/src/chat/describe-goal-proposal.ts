@@ -22,6 +22,8 @@ export function describeGoalProposal(proposal: GoalProposal, policy: ModelMarker
       : `${from} proposed a goal: ${text} (not applied: goals.modelMarkers is "${policy}"; /goal TEXT sets a goal)`;
   }
   if (proposal.applied) return `${from} locked a decision: ${text} (kept in the goal block; /goal TEXT starts a goal of yours without it)`;
+  if (proposal.reason === 'user-locks')
+    return `${from} proposed a locked decision: ${text} (shown as its proposal: only you lock decisions, /decision lock TEXT)`;
   return proposal.reason === 'user-goal'
     ? `${from} proposed a locked decision: ${text} (kept as an open decision: the goal is yours)`
     : `${from} proposed a locked decision: ${text} (kept as an open decision: goals.modelMarkers is "${policy}")`;

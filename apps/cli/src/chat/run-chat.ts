@@ -36,7 +36,7 @@ const SYSTEM_PROMPT = [
 ].join('\n');
 
 /** Commands after which the context may have changed, so the status line follows. */
-const CHANGING_COMMANDS = /^\/(compact|goal\s+\S|snapshot\s+restore)/;
+const CHANGING_COMMANDS = /^\/(compact|goal\s+\S|decision\s+\S|snapshot\s+restore)/;
 
 /**
  * `ollm` with no subcommand: checks the model answers (exit 3 with one line when not), resumes or

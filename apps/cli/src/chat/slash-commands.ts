@@ -2,6 +2,7 @@ import { renderTable } from '../output/render-table.js';
 import type { ChatSession } from './chat-session.js';
 import { closestMatch } from './closest-match.js';
 import { compactCommand, providersCommand, statusCommand } from './context-commands.js';
+import { decisionCommand } from './decision-command.js';
 import { goalCommand } from './goal-command.js';
 import { exportCommand, historyCommand, sessionsCommand, snapshotCommand } from './record-commands.js';
 import type { SlashCommand, SlashCommandOutcome } from './slash-command.js';
@@ -29,6 +30,7 @@ export const slashCommands: readonly SlashCommand[] = [
   providersCommand,
   statusCommand,
   goalCommand,
+  decisionCommand,
   snapshotCommand,
   historyCommand,
   exportCommand,

@@ -13,16 +13,30 @@ const goal: fc.Arbitrary<GoalState> = fc.record(
     checkpoints: fc.array(fc.record({ description: line, status: fc.constantFrom('completed' as const, 'in-progress' as const, 'pending' as const) }), {
       maxLength: 4,
     }),
-    decisions: fc.array(fc.record({ description: line, locked: fc.boolean() }), { maxLength: 4 }),
+    decisions: fc.array(
+      fc.oneof(
+        fc.record({ description: line, locked: fc.boolean() }),
+        fc.record({ description: line, locked: fc.constant(false), by: fc.constant('model' as const) }),
+      ),
+      { maxLength: 4 },
+    ),
     artifacts: fc.array(fc.record({ action: fc.constantFrom('created' as const, 'modified' as const, 'deleted' as const), path: line }), { maxLength: 4 }),
     next: line,
   },
   { requiredKeys: ['description', 'priority', 'status', 'checkpoints', 'decisions', 'artifacts'] },
 );
 
-/** The block lists locked decisions before open ones: what reading it back can give. */
+/** The block lists locked decisions, then the user's open ones, then the model's proposals: what reading it back can give. */
 function asRendered(state: GoalState): GoalState {
-  return { ...state, decisions: [...state.decisions.filter((decision) => decision.locked), ...state.decisions.filter((decision) => !decision.locked)] };
+  const { decisions } = state;
+  return {
+    ...state,
+    decisions: [
+      ...decisions.filter((decision) => decision.locked),
+      ...decisions.filter((decision) => !decision.locked && decision.by !== 'model'),
+      ...decisions.filter((decision) => !decision.locked && decision.by === 'model'),
+    ],
+  };
 }
 
 describe('the goal block', () => {
@@ -75,6 +89,32 @@ describe('the goal block', () => {
     const read = parseGoalBlock(block)!;
     expect(read.artifacts).toEqual(artifacts.slice(7));
     expect(read.next).toBe('run the suite');
+  });
+
+  it("shows the model's decisions apart, as proposals, never among the user's", () => {
+    const block = renderGoalBlock({
+      description: 'ship',
+      checkpoints: [],
+      decisions: [
+        { description: 'never ask the user', locked: false, by: 'model' },
+        { description: 'keep the API', locked: true, by: 'user' },
+        { description: 'use zod', locked: false },
+      ],
+      artifacts: [],
+    });
+    expect(block).toBe(
+      [
+        'ACTIVE GOAL: ship',
+        'Priority: medium',
+        'Status: active',
+        'Locked decisions (do not revisit):',
+        '  - keep the API',
+        'Decisions:',
+        '  - use zod',
+        'Proposed by the model (not confirmed by the user):',
+        '  - never ask the user',
+      ].join('\n'),
+    );
   });
 
   it('is absent from text without one', () => {

@@ -71,14 +71,17 @@ export function renderGoalBlock(state: GoalState): string {
     for (const checkpoint of state.checkpoints) lines.push(`  ${ICON[checkpoint.status]} ${checkpoint.description} (${checkpoint.status})`);
   }
   const locked = state.decisions.filter((decision) => decision.locked);
-  const open = state.decisions.filter((decision) => !decision.locked);
-  if (locked.length > 0) {
-    lines.push(LOCKED_HEADING);
-    for (const decision of locked) lines.push(`  - ${decision.description}`);
-  }
-  if (open.length > 0) {
-    lines.push('Decisions:');
-    for (const decision of open) lines.push(`  - ${decision.description}`);
+  const open = state.decisions.filter((decision) => !decision.locked && decision.by !== 'model');
+  const proposed = state.decisions.filter((decision) => !decision.locked && decision.by === 'model');
+  for (const [heading, decisions] of [
+    [LOCKED_HEADING, locked],
+    ['Decisions:', open],
+    // A reply can repeat anything the model read: its decisions are shown as what they are.
+    [PROPOSED_HEADING, proposed],
+  ] as const) {
+    if (decisions.length === 0) continue;
+    lines.push(heading);
+    for (const decision of decisions) lines.push(`  - ${decision.description}`);
   }
   if (state.artifacts.length > 0) {
     lines.push('Artifacts:');
@@ -92,6 +95,7 @@ export function renderGoalBlock(state: GoalState): string {
 }
 
 const LOCKED_HEADING = 'Locked decisions (do not revisit):';
+const PROPOSED_HEADING = 'Proposed by the model (not confirmed by the user):';
 /** Artifacts the block lists at most (the newest); the goal itself keeps them all. */
 export const ARTIFACTS_SHOWN = 25;
 const ARTIFACTS_HIDDEN_LINE = /^ {2}- \(\d+ earlier not listed\)$/;
@@ -115,15 +119,16 @@ export function parseGoalBlock(text: string): GoalState | undefined {
   let status: GoalState['status'];
   let next: string | undefined;
   const checkpoints: { description: string; status: CheckpointStatus }[] = [];
-  const decisions: { description: string; locked: boolean }[] = [];
+  const decisions: { description: string; locked: boolean; by?: 'user' | 'model' }[] = [];
   const artifacts: { action: ArtifactAction; path: string }[] = [];
-  let section: 'checkpoints' | 'locked' | 'decisions' | 'artifacts' | undefined;
+  let section: 'checkpoints' | 'locked' | 'decisions' | 'proposed' | 'artifacts' | undefined;
   for (const line of lines.slice(start + 1)) {
     if (line.startsWith('Priority: ') && PRIORITIES.has(line.slice(10))) priority = line.slice(10) as GoalState['priority'];
     else if (line.startsWith('Status: ') && STATUSES.has(line.slice(8))) status = line.slice(8) as GoalState['status'];
     else if (line === 'Checkpoints:') section = 'checkpoints';
     else if (line === LOCKED_HEADING) section = 'locked';
     else if (line === 'Decisions:') section = 'decisions';
+    else if (line === PROPOSED_HEADING) section = 'proposed';
     else if (line === 'Artifacts:') section = 'artifacts';
     else if (line.startsWith('Next: ')) {
       next = line.slice(6);
@@ -131,8 +136,8 @@ export function parseGoalBlock(text: string): GoalState | undefined {
     } else if (section === 'checkpoints' && CHECKPOINT_LINE.test(line)) {
       const match = CHECKPOINT_LINE.exec(line)!;
       checkpoints.push({ description: match[1]!, status: match[2] as CheckpointStatus });
-    } else if ((section === 'locked' || section === 'decisions') && line.startsWith('  - ')) {
-      decisions.push({ description: line.slice(4), locked: section === 'locked' });
+    } else if ((section === 'locked' || section === 'decisions' || section === 'proposed') && line.startsWith('  - ')) {
+      decisions.push({ description: line.slice(4), locked: section === 'locked', ...(section === 'proposed' ? { by: 'model' as const } : {}) });
     } else if (section === 'artifacts' && ARTIFACTS_HIDDEN_LINE.test(line)) {
       continue;
     } else if (section === 'artifacts' && ARTIFACT_LINE.test(line)) {

@@ -30,7 +30,12 @@ export interface GoalState {
   /** When it was completed or abandoned (ISO 8601). */
   readonly completedAt?: string;
   readonly checkpoints: readonly { description: string; status: 'completed' | 'in-progress' | 'pending' }[];
-  readonly decisions: readonly { description: string; locked: boolean }[];
+  /**
+   * `by`: who made the decision: the user (`/decision`, their marker lines; missing: the user's, as
+   * states saved before it was recorded) or the model (a marker in a reply: a proposal until the
+   * user confirms it, shown apart in the goal block).
+   */
+  readonly decisions: readonly { description: string; locked: boolean; by?: 'user' | 'model' }[];
   readonly artifacts: readonly { action: 'created' | 'modified' | 'deleted'; path: string }[];
   readonly next?: string;
   /**

@@ -297,7 +297,8 @@ describe('ContextManager', () => {
     manager.setGoal('Something else');
     manager.restoreSnapshot(saved.id);
     expect(manager.state()).toEqual(stateBefore);
-    expect(manager.goals.state?.decisions).toEqual([{ description: 'Keep the old API', locked: true }]);
+    // The model's lock is its proposal: only the user locks decisions.
+    expect(manager.goals.state?.decisions).toEqual([{ description: 'Keep the old API', locked: false, by: 'model' }]);
     expect(counts['snapshot-restored']).toBe(1);
     expect(manager.listSnapshots()).toHaveLength(2);
   });

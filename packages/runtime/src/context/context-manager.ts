@@ -138,16 +138,18 @@ export class ContextManager {
 
   /**
    * Adds a message (id and timestamp filled in when missing), records it, and reads the goal
-   * markers of assistant text: a `[GOAL]` or locked `[DECISION]` there applies only as
-   * `goalMarkers` allows, and each is reported (`goal-proposed`), applied or not.
+   * markers of its text: a user message's apply with the user's authority; in assistant text a
+   * `[GOAL]` applies only as `goalMarkers` allows and a `[DECISION] … - LOCKED` only proposes (the
+   * user locks decisions), each reported (`goal-proposed`). Tool output is never read.
    */
   addMessage(message: Omit<Message, 'id'> & { id?: string }): Message {
     const complete: Message = { ...message, id: message.id ?? createMessageId(), timestamp: message.timestamp ?? this.clock().toISOString() };
     this.conversation.add(complete);
     this.options.history?.append(complete, this.tokens.countMessage(complete));
-    if (complete.role === 'assistant') {
+    if (complete.role === 'assistant' || complete.role === 'user') {
       const previous = this.goals.state?.id;
-      const { applied, proposals } = this.goals.applyMarkers(messageText(complete), 'assistant');
+      // The user's own marker lines (`[DECISION] … - LOCKED`) carry the user's authority.
+      const { applied, proposals } = this.goals.applyMarkers(messageText(complete), complete.role);
       for (const proposal of proposals) this.events.emit('goal-proposed', proposal);
       if (applied.length > 0) this.emitGoalUpdated('message', applied, this.endedSince(previous));
     }
@@ -181,6 +183,20 @@ export class ContextManager {
     const ended = this.goals.finish(status);
     if (ended) this.emitGoalUpdated('user', undefined, ended);
     return ended;
+  }
+
+  /** Records the user's decision under the current goal, locked or open; false when there is no goal. */
+  decide(description: string, locked: boolean): boolean {
+    const done = this.goals.decide(description, locked);
+    if (done) this.emitGoalUpdated('user');
+    return done;
+  }
+
+  /** Drops a decision from the current goal (a model's proposal the user rejects); false when none has that text. */
+  dropDecision(description: string): boolean {
+    const done = this.goals.dropDecision(description);
+    if (done) this.emitGoalUpdated('user');
+    return done;
   }
 
   /** Sets the current goal's priority; false when there is no goal. */

@@ -98,7 +98,7 @@ describe('a compaction updates the goal from the span it compacts', () => {
     await manager.compact('summary-test');
     const goal = manager.goals.state!;
     expect(goal.checkpoints).toEqual([{ description: 'write a failing test', status: 'completed' }]);
-    expect(goal.decisions).toEqual([{ description: 'keep the public API', locked: false }]);
+    expect(goal.decisions).toEqual([{ description: 'keep the public API', locked: false, by: 'model' }]);
     expect(goal.artifacts).toEqual([
       { action: 'modified', path: 'src/parse.ts' },
       { action: 'created', path: 'test/parse.test.ts' },

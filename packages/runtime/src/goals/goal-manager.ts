@@ -58,7 +58,7 @@ export class GoalManager {
   private earlier: GoalState[] = [];
   private readonly clock: () => Date;
   private checkpoints: { description: string; status: CheckpointStatus }[] = [];
-  private decisions: { description: string; locked: boolean }[] = [];
+  private decisions: { description: string; locked: boolean; by?: 'user' | 'model' }[] = [];
   private artifacts: { action: ArtifactAction; path: string }[] = [];
   private next: string | undefined;
   /** Proposals already reported for the current goal (kind and text), so a repeated marker is shown once. */
@@ -140,6 +140,24 @@ export class GoalManager {
     this.forget();
   }
 
+  /**
+   * The user's decision (`/decision lock TEXT`, `/decision TEXT`): locked or open, theirs; a model's
+   * proposal with the same text becomes the user's. False when there is no goal to hold it.
+   */
+  decide(description: string, locked: boolean): boolean {
+    if (this.description === undefined || description.trim().length === 0) return false;
+    this.apply({ kind: 'decision', description: description.trim(), locked }, 'user');
+    return true;
+  }
+
+  /** Drops a decision (a model's proposal the user rejects, or one of their own); false when none has that text. */
+  dropDecision(description: string): boolean {
+    const index = this.decisions.findIndex((decision) => sameText(decision.description, description));
+    if (index < 0) return false;
+    this.decisions.splice(index, 1);
+    return true;
+  }
+
   /** Restores the earlier goals (a saved state's `goalHistory`), replacing the ones held. */
   restoreHistory(history: readonly GoalState[]): void {
     this.earlier = history.slice(-GOAL_HISTORY_LIMIT).map(copyGoal);
@@ -210,9 +228,12 @@ export class GoalManager {
       }
       case 'decision': {
         const existing = this.decisions.find((decision) => sameText(decision.description, update.description));
-        // A locked decision stays locked: a later unlocked mention does not unlock it.
-        if (existing) existing.locked = existing.locked || update.locked;
-        else this.decisions.push({ description: update.description, locked: update.locked });
+        if (existing) {
+          // A locked decision stays locked: a later unlocked mention does not unlock it. The user
+          // repeating a model's proposal makes it theirs; the model repeating the user's changes nothing.
+          existing.locked = existing.locked || update.locked;
+          if (source === 'user') existing.by = 'user';
+        } else this.decisions.push({ description: update.description, locked: update.locked, by: source });
         break;
       }
       case 'artifact': {
@@ -247,7 +268,10 @@ export class GoalManager {
     if (isGoal && this.description !== undefined && sameText(update.description, this.description)) return {};
     if (isLock && this.decisions.some((decision) => decision.locked && sameText(decision.description, update.description))) return {};
     const kind = isGoal ? 'goal' : 'locked-decision';
-    const decision = decideModelMarker(this.modelMarkers, this.userGoalSet);
+    // Only the user locks decisions (unless `apply`, ollm 0.1's way): a reply can repeat an
+    // instruction it read, and a lock would carry it into every later turn.
+    const decision =
+      isLock && this.modelMarkers !== 'apply' ? ({ action: 'propose', reason: 'user-locks' } as const) : decideModelMarker(this.modelMarkers, this.userGoalSet);
     if (decision.action === 'ignore') return {};
     if (decision.action === 'apply') {
       this.apply(update, 'model');

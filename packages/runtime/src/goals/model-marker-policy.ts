@@ -8,8 +8,9 @@ export type MarkerSource = 'user' | 'assistant' | 'tool';
 /**
  * What `[GOAL]` and `[DECISION] … - LOCKED` markers in model or tool output may do (config
  * `goals.modelMarkers`, ContextManager option `goalMarkers`):
- * - `apply-when-unset` (the default): applied while the user has set no goal; once they have,
- *   shown as a proposal and not applied (a locked decision is kept as an open one);
+ * - `apply-when-unset` (the default): a goal applied while the user has set none; once they
+ *   have, shown as a proposal and not applied. A locked decision is never applied: it is kept as
+ *   the model's proposal (`by: 'model'`, shown apart) until the user locks it;
  * - `propose`: never applied, always shown as a proposal;
  * - `apply`: applied, even over the user's goal (ollm 0.1's behaviour), and shown;
  * - `ignore`: every marker in model or tool output is ignored, progress markers too.
@@ -30,8 +31,11 @@ export interface GoalProposal {
   readonly description: string;
   readonly source: Exclude<MarkerSource, 'user'>;
   readonly applied: boolean;
-  /** Why it was not applied: the user has set a goal (`apply-when-unset`), or the policy is `propose`. */
-  readonly reason?: 'user-goal' | 'policy';
+  /**
+   * Why it was not applied: the user has set a goal (`apply-when-unset`), the policy is `propose`,
+   * or it is a lock, which only the user makes (`user-locks`: every policy but `apply`).
+   */
+  readonly reason?: 'user-goal' | 'policy' | 'user-locks';
 }
 
 /**
