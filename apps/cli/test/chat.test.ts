@@ -147,7 +147,7 @@ describe.skipIf(!binaryBuilt)('ollm chat (the built binary, piped stdin, fake mo
     expect(run.stdout).toMatch(new RegExp(`^\\* ${sessionId}\\s`, 'm'));
     expect(run.stdout).toMatch(/^#1 \(.+\)\nuser: This reply will hang$/m);
     expect(run.stdout).toMatch(/^3 messages recorded in /m);
-    expect(run.stdout).toMatch(/^\s+\/snapshot create \[REASON\]\|list\|restore ID\|delete ID\s+/m);
+    expect(run.stdout).toMatch(/^\s+\/snapshot create \[REASON\]\|list\|restore ID\|keep ID\|unkeep ID\|delete ID\s+/m);
     const userTexts = readSession(env['OLLM_HOME']!, sessionId)
       .messages.filter((message: Message) => message.role === 'user')
       .map(messageText);
