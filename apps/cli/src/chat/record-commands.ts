@@ -30,9 +30,11 @@ export const snapshotCommand: SlashCommand = {
         if (!value) throw await missingId('restore');
         // The chat loop saves the restored context and prints the status line after this command.
         const snapshot = manager.restoreSnapshot(value);
+        const goal = snapshot.context.goal ? `, goal: ${snapshot.context.goal.description}` : ', no goal';
         session.print(
-          `restored snapshot ${snapshot.id} from ${shortTime(snapshot.timestamp)}: ${plural(snapshot.messageCount, 'message')}, ${plural(snapshot.tokenCount, 'token')}, ${plural(compactionCountOf(snapshot.context), 'compaction')}`,
+          `restored snapshot ${snapshot.id} from ${shortTime(snapshot.timestamp)}: ${plural(snapshot.messageCount, 'message')}, ${plural(snapshot.tokenCount, 'token')}, ${plural(compactionCountOf(snapshot.context), 'compaction')}${goal}`,
         );
+        if (!manager.fitsWindow()) session.print('It is over this window: the next message compacts it before anything is sent.');
         return;
       }
       case 'keep':

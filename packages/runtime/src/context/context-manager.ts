@@ -456,10 +456,33 @@ export class ContextManager {
     return this.snapshots.list();
   }
 
-  /** Restores exactly the saved context: messages, goal, system prompt, provider state, compaction count. */
+  /**
+   * Restores exactly the saved context: messages, goal, system prompt, provider state, compaction
+   * count. A snapshot whose latest message cannot fit this window even alone (a paste that was
+   * refused) is not restored, since every request would be refused after it: the context stays as
+   * it was and the error says which window would take it. One merely over the window is restored;
+   * the next request compacts it first.
+   */
   restoreSnapshot(snapshotId: string): ContextSnapshot {
     const snapshot = this.snapshots.read(snapshotId);
+    const before = this.state();
     this.restoreState(snapshot.context);
+    if (!this.fitsWindow()) {
+      const overflow = this.window.overflow();
+      if (overflow.messageTokens !== undefined) {
+        this.restoreState(before);
+        // The request with the reply reserve's usual share (15%) on top.
+        const needed = Math.ceil(overflow.requestTokens / 0.85) + 1;
+        throw new InvalidArgumentError({
+          argument: 'snapshotId',
+          message:
+            `Snapshot ${snapshot.id} was not restored: its latest message alone is ${overflow.messageTokens} tokens, and with the system prompt ` +
+            `${overflow.requestTokens} do not fit the ${overflow.requestLimit} this window holds, so every request after it would be refused. ` +
+            `The context is unchanged. Restore an earlier snapshot, or this one in a chat with a window of at least ${needed} tokens ` +
+            `(ollm snapshot restore ${snapshot.id}, then ollm --session ${snapshot.sessionId} --context-size ${needed}).`,
+        });
+      }
+    }
     this.events.emit('snapshot-restored', { snapshotId: snapshot.id });
     return snapshot;
   }
