@@ -68,18 +68,43 @@ async function missingId(action: string): Promise<Error> {
   return new InvalidArgumentError({ argument: 'snapshot', message: `/snapshot ${action} needs a snapshot id (see /snapshot list).` });
 }
 
+/** Messages `/history` shows without an argument: the newest page, not a 100 KB dump. */
+export const HISTORY_PAGE = 20;
+
 export const historyCommand: SlashCommand = {
   name: 'history',
-  usage: '',
-  summary: 'the full record of this session, from the session file',
-  async run(session) {
+  usage: '[N|FROM-TO|all]',
+  summary: `the full record of this session, a page at a time: the newest ${HISTORY_PAGE}, the newest N, messages FROM-TO, or all`,
+  async run(session, argument) {
     const messages = session.recordedMessages();
-    messages.forEach((message, index) => {
-      session.print(renderMessageEntry(message, index));
-    });
-    session.print(`${formatInteger(messages.length)} messages recorded in ${displayPath(session.options.history.path, session.options.io.cwd)}`);
+    const range = historyRange(argument.trim(), messages.length);
+    for (let index = range.from; index < range.to; index += 1) session.print(renderMessageEntry(messages[index]!, index));
+    const where = displayPath(session.options.history.path, session.options.io.cwd);
+    const shown = range.to - range.from;
+    if (shown === messages.length) {
+      session.print(`${formatInteger(messages.length)} messages recorded in ${where}`);
+      return;
+    }
+    const earlier = range.from > 0 ? `; earlier: /history ${Math.max(1, range.from - HISTORY_PAGE + 1)}-${range.from}` : '';
+    session.print(`messages ${range.from + 1}-${range.to} of ${formatInteger(messages.length)} recorded in ${where}${earlier}; /history all shows every one`);
   },
 };
+
+/** The messages (0-based, end exclusive) `/history ARG` shows; a bad argument is a clear error. */
+export function historyRange(argument: string, total: number): { from: number; to: number } {
+  if (argument === 'all') return { from: 0, to: total };
+  if (argument === '') return { from: Math.max(0, total - HISTORY_PAGE), to: total };
+  const newest = /^(\d+)$/.exec(argument);
+  if (newest) return { from: Math.max(0, total - Number(newest[1])), to: total };
+  const span = /^(\d+)-(\d+)$/.exec(argument);
+  if (span && Number(span[1]) >= 1 && Number(span[1]) <= Number(span[2])) {
+    return { from: Math.min(Number(span[1]) - 1, total), to: Math.min(Number(span[2]), total) };
+  }
+  throw new InvalidArgumentError({
+    argument: 'history',
+    message: `/history takes N (the newest N), FROM-TO (messages #FROM to #TO) or all; not "${argument}".`,
+  });
+}
 
 export const exportCommand: SlashCommand = {
   name: 'export',
