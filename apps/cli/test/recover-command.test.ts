@@ -29,6 +29,25 @@ describe('ollm recover', () => {
     }
   });
 
+  it('prints a saved run of messages as readable messages, and as saved with --json', async () => {
+    const run = [
+      { id: 'm2', role: 'assistant', parts: [{ type: 'tool-call', callId: 'c1', name: 'bash', input: { command: 'pytest -q' } }] },
+      { id: 'm3', role: 'tool', parts: [{ type: 'tool-result', callId: 'c1', output: '1 failed, 4 passed' }] },
+    ];
+    const content = JSON.stringify(run, null, 1);
+    const saved = saveRemovedContent(home, content);
+    const readable = await recover([saved.sha256.slice(0, 12)]);
+    expect(readable.code).toBe(0);
+    expect(readable.stdout).toContain('[tool call bash] {"command":"pytest -q"}');
+    expect(readable.stdout).toContain('tool: [tool result] 1 failed, 4 passed');
+    expect(readable.stdout).not.toContain('"parts"');
+    const json = await recover([saved.sha256.slice(0, 12), '--json']);
+    expect(json.stdoutBytes.equals(Buffer.from(content, 'utf8'))).toBe(true);
+    // A JSON text that is not a run of messages is printed as it was.
+    const other = saveRemovedContent(home, '[1, 2, 3]');
+    expect((await recover([other.sha256])).stdout).toBe('[1, 2, 3]');
+  });
+
   it('takes a placeholder pasted as it reads in a compacted conversation', async () => {
     const saved = saveRemovedContent(home, 'the folded output');
     const reference = saved.sha256.slice(0, 12);

@@ -1,16 +1,18 @@
 import { readdirSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { InvalidArgumentError, RECOVERY_FOLDER, readRemovedEntry, sha256Hex, stripUrlCredentials, type RemovedEntry } from '@ollm/core';
+import { InvalidArgumentError, RECOVERY_FOLDER, readRemovedEntry, sha256Hex, stripUrlCredentials, type Message, type RemovedEntry } from '@ollm/core';
 import { openProxyStore, type SearchableProxyStore } from '@ollm/serve/store';
 import type { CliIo } from '../cli-io.js';
 import type { CommandContext } from '../command-context.js';
 import { ollmHome, resolveLogdir } from '../ollm-home.js';
+import { renderMessageEntry } from '../sessions/render-sessions.js';
 import { defineCommand } from './define-command.js';
 
 interface RecoverOptions {
   readonly logdir?: string;
   readonly store?: string;
+  readonly json?: boolean;
 }
 
 /** What the reference names: a placeholder's path, a full sha256, or a prefix to look up. */
@@ -32,6 +34,7 @@ export const recoverCommand = defineCommand((command: Command, context: CommandC
     )
     .option('--logdir <dir>', 'the logdir compaction used (default: $OLLM_HOME or ~/.ollm)')
     .option('--store <files|redis://…>', 'where `ollm serve` kept removed content: files (the logdir, the default) or the redis:// URL its --store named')
+    .option('--json', 'print a saved run of messages as the JSON it was saved as (default: as readable messages, as `sessions show` prints them)')
     .addHelpText(
       'after',
       `
@@ -50,7 +53,7 @@ Examples:
       const { io } = context;
       const parsed = parseReference(reference, io);
       if (options.store === undefined || options.store === 'files') {
-        recoverFromFiles(parsed, join(resolveLogdir(io, options.logdir), RECOVERY_FOLDER), io);
+        recoverFromFiles(parsed, join(resolveLogdir(io, options.logdir), RECOVERY_FOLDER), io, options.json === true);
         return;
       }
       if (options.logdir !== undefined) {
@@ -58,7 +61,7 @@ Examples:
       }
       const store = await openProxyStore(options.store, { home: ollmHome(io) });
       try {
-        await recoverFromStore(parsed, store, `the Redis store at ${stripUrlCredentials(options.store)}`, io);
+        await recoverFromStore(parsed, store, `the Redis store at ${stripUrlCredentials(options.store)}`, io, options.json === true);
       } finally {
         await store.close();
       }
@@ -96,7 +99,7 @@ function uniqueMatch(prefix: string, matches: readonly string[], where: string):
   return matches[0]!;
 }
 
-function recoverFromFiles(reference: Reference, folder: string, io: CliIo): void {
+function recoverFromFiles(reference: Reference, folder: string, io: CliIo, json: boolean): void {
   const sha256 =
     'prefix' in reference
       ? uniqueMatch(
@@ -116,12 +119,36 @@ function recoverFromFiles(reference: Reference, folder: string, io: CliIo): void
   if (entry.state === 'damaged') {
     throw new Error(`${path} does not match its sha256: the saved content was changed or damaged.`);
   }
-  io.stdout.write(entry.content);
+  // Bytes as saved: only a run of messages (JSON, so UTF-8) is decoded to be shown readably.
+  io.stdout.write(json || entry.content[0] !== 0x5b ? entry.content : readable(entry.content.toString('utf8')));
   if (entry.state === 'redacted') io.stderr.write(redactedNote);
 }
 
+/**
+ * A piece as a person reads it: a tool output or a text is printed as it was; a run of messages
+ * (what a digest replaced, saved as their JSON) as `sessions show` prints messages. `--json`
+ * gives the saved form byte for byte.
+ */
+function readable(content: string): string {
+  if (!content.startsWith('[')) return content;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(content);
+  } catch {
+    return content;
+  }
+  if (!Array.isArray(parsed) || parsed.length === 0 || !parsed.every(isMessage)) return content;
+  return `${parsed.map((message, index) => renderMessageEntry(message, index)).join('\n')}\n`;
+}
+
+function isMessage(value: unknown): value is Message {
+  if (value === null || typeof value !== 'object') return false;
+  const candidate = value as { role?: unknown; parts?: unknown };
+  return typeof candidate.role === 'string' && Array.isArray(candidate.parts);
+}
+
 /** From a proxy's shared store: it answers only content that is intact or as redacted when saved. */
-async function recoverFromStore(reference: Reference, store: SearchableProxyStore, where: string, io: CliIo): Promise<void> {
+async function recoverFromStore(reference: Reference, store: SearchableProxyStore, where: string, io: CliIo, json: boolean): Promise<void> {
   const sha256 = 'prefix' in reference ? uniqueMatch(reference.prefix, await store.findRemoved(reference.prefix), where) : reference.sha256;
   const content = await store.getRemoved(sha256);
   if (content === undefined) {
@@ -130,7 +157,7 @@ async function recoverFromStore(reference: Reference, store: SearchableProxyStor
     }
     throw badReference(`Nothing saved as ${sha256} in ${where}.`);
   }
-  io.stdout.write(content);
+  io.stdout.write(json ? content : readable(content));
   if (sha256Hex(content) !== sha256) io.stderr.write(redactedNote);
 }
 
