@@ -1,7 +1,7 @@
 import { isCheckpointMessage, isFoldableUserTurn, sha256Hex, userTurnsMayFold, type FoldedMessage, type Message, type TokenCounting } from '@ollm/core';
 import type { LineSource } from '../lines/source-lines.js';
 import { conversationNames, nameWeight } from '../names/conversation-names.js';
-import { excerptLines, runSummary, sourceHeader, type SourceExcerpt } from '../render/run-digest.js';
+import { excerptLines, headFor, runSummary, sourceHeader, type SourceExcerpt } from '../render/run-digest.js';
 import { splitTurns, type Turn } from '../turns/split-turns.js';
 import type { ResolvedFoldOptions } from '../fold-options.js';
 import { candidateValues, lineContext, type LineContext } from './line-values.js';
@@ -392,7 +392,11 @@ function render(
         const header = headers.get(source)!;
         return { header: header.text, inline: header.inline, lines: lines.sort((a, b) => a.line.index - b.line.index).map((candidate) => candidate.line.text) };
       });
-    return digestMessage(messages, runs[run]!, [runs[run]!.head, ...excerptLines(excerpts), ...(run === 0 && namesLine ? [namesLine] : [])].join('\n'));
+    return digestMessage(
+      messages,
+      runs[run]!,
+      [headFor(runs[run]!.head, excerpts.length > 0), ...excerptLines(excerpts), ...(run === 0 && namesLine ? [namesLine] : [])].join('\n'),
+    );
   });
 }
 

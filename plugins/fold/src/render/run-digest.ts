@@ -40,6 +40,14 @@ export function excerptLines(excerpts: readonly SourceExcerpt[]): string[] {
   return excerpts.flatMap((excerpt) => (excerpt.inline ? [`${excerpt.header} ${excerpt.lines.join(' ')}`] : [excerpt.header, ...excerpt.lines]));
 }
 
+/** What ends a run's description when lines follow it. */
+export const LINES_FOLLOW = '; lines they showed, verbatim:';
+
+/** A run's head line as the digest writes it: without the promise of lines when none are kept. */
+export function headFor(head: string, linesKept: boolean): string {
+  return linesKept || !head.endsWith(LINES_FOLLOW) ? head : head.slice(0, -LINES_FOLLOW.length);
+}
+
 /** How a run is described: `38 earlier steps folded (bash ×38)`, with the user messages it holds when the long-chat rule folded some. */
 export function runSummary(messages: readonly Message[], positions: readonly number[], chat: boolean): string {
   const tools = new Map<string, number>();
@@ -55,5 +63,5 @@ export function runSummary(messages: readonly Message[], positions: readonly num
   if (chat && tools.size === 0) return `${positions.length} earlier messages folded`;
   const counts = [...tools].sort((a, b) => b[1] - a[1]).slice(0, 4);
   const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
-  return `${plural(steps, 'earlier step')}${users > 0 ? ` and ${plural(users, 'user message')}` : ''} folded${counts.length > 0 ? ` (${counts.map(([name, n]) => `${name} ×${n}`).join(', ')})` : ''}; lines they showed, verbatim:`;
+  return `${plural(steps, 'earlier step')}${users > 0 ? ` and ${plural(users, 'user message')}` : ''} folded${counts.length > 0 ? ` (${counts.map(([name, n]) => `${name} ×${n}`).join(', ')})` : ''}${LINES_FOLLOW}`;
 }
