@@ -50,7 +50,8 @@ describe('snapshots through real goal-aware compactions', () => {
     const saved = manager.createSnapshot('after goal-aware compactions');
     const state = manager.state();
     const sent = manager.messagesForModel();
-    expect(state.goal?.decisions).toEqual([{ description: 'Keep the public API unchanged', locked: true }]);
+    // The model's lock is its proposal (only the user locks decisions): kept as such.
+    expect(state.goal?.decisions).toEqual([{ description: 'Keep the public API unchanged', locked: false, by: 'model' }]);
     expect(checkpointsOf(state).length).toBeGreaterThanOrEqual(2);
 
     // Move on: more compactions age the checkpoints, the goal changes.

@@ -62,8 +62,8 @@ describe('goals round-trip through snapshots, exports and transcripts', () => {
       artifacts: [{ action: 'modified', path: 'src/parse.ts' }],
     });
     expect(exported.goals![0]!.completedAt! > exported.goals![0]!.createdAt!).toBe(true);
-    // The model's lock only proposes while the goal is the user's: kept as an open decision.
-    expect(exported.goals![1]!.decisions).toEqual([{ description: 'one page per module', locked: false }]);
+    // The model's lock only proposes (only the user locks decisions): kept as its proposal.
+    expect(exported.goals![1]!.decisions).toEqual([{ description: 'one page per module', locked: false, by: 'model' }]);
     // What `ollm sessions search` finds.
     expect(searchSessions(home, 'date parser').hits.some((hit) => hit.source === 'goal')).toBe(true);
   });
