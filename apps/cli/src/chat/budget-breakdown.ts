@@ -5,8 +5,10 @@ import type { ContextManager } from '@ollm/runtime';
 /** Tokens of the context sent to the model, by what they are. */
 export interface BudgetBreakdown {
   readonly system: number;
-  /** The goal block the goal manager keeps in the system message. */
+  /** The goal block the goal manager keeps in the system message (0 without a goal). */
   readonly goal: number;
+  /** The user messages the window guard folded out, quoted in the system message. */
+  readonly quotes: number;
   readonly checkpoints: number;
   readonly user: number;
   readonly assistant: number;
@@ -31,9 +33,14 @@ export async function budgetBreakdown(manager: ContextManager): Promise<BudgetBr
     if (isCheckpointMessage(message)) counts.checkpoints += tokens;
     else counts[message.role] += tokens;
   }
+  // The system message is the prompt, the goal block and the folded quotes: the goal block counted
+  // on its own, the quotes as the rest, so a session without a goal shows no goal tokens.
+  const block = manager.goals.render();
+  const goal = block.length > 0 ? Math.min(Math.max(0, systemWithGoal - systemAlone), manager.tokens.countText(block)) : 0;
   return {
     system: scaled(systemAlone + counts.system),
-    goal: scaled(Math.max(0, systemWithGoal - systemAlone)),
+    goal: scaled(goal),
+    quotes: scaled(Math.max(0, systemWithGoal - systemAlone - goal)),
     checkpoints: scaled(counts.checkpoints),
     user: scaled(counts.user),
     assistant: scaled(counts.assistant),

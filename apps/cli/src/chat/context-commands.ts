@@ -69,7 +69,7 @@ export const providersCommand: SlashCommand = {
 export const statusCommand: SlashCommand = {
   name: 'status',
   usage: '',
-  summary: 'the budget: system prompt, goal, checkpoints, user, assistant, tool',
+  summary: 'the budget: system prompt, goal, folded user quotes, checkpoints, user, assistant, tool',
   async run(session) {
     const { manager, options } = session;
     const budget = manager.budget();
