@@ -8,7 +8,12 @@ const newHome = temporaryHomes('ollm-restore-');
 
 describe('restoring a snapshot the window cannot take', () => {
   it('refuses one whose latest message cannot fit even alone, leaving the context as it was, and says which window would', () => {
-    const manager = new ContextManager({ contextSize: 2_048, registry: new ProviderRegistry(), snapshots: new SnapshotStore({ home: newHome() }), sessionId: 'paste' });
+    const manager = new ContextManager({
+      contextSize: 2_048,
+      registry: new ProviderRegistry(),
+      snapshots: new SnapshotStore({ home: newHome() }),
+      sessionId: 'paste',
+    });
     manager.addMessage({ role: 'user', parts: [{ type: 'text', text: 'hello' }] });
     manager.addMessage({ role: 'assistant', parts: [{ type: 'text', text: 'hi' }] });
     const fitting = manager.createSnapshot('before the paste');
@@ -27,7 +32,12 @@ describe('restoring a snapshot the window cannot take', () => {
   });
 
   it('restores one merely over the window: the next request compacts it', async () => {
-    const manager = new ContextManager({ contextSize: 4_096, registry: new ProviderRegistry(), snapshots: new SnapshotStore({ home: newHome() }), sessionId: 'long' });
+    const manager = new ContextManager({
+      contextSize: 4_096,
+      registry: new ProviderRegistry(),
+      snapshots: new SnapshotStore({ home: newHome() }),
+      sessionId: 'long',
+    });
     for (let turn = 0; turn < 12; turn += 1) {
       manager.addMessage({ role: 'user', parts: [{ type: 'text', text: `question ${turn}` }] });
       manager.addMessage({ role: 'assistant', parts: [{ type: 'text', text: `answer ${turn}: ${'detail '.repeat(400)}` }] });
