@@ -84,9 +84,11 @@ describe('ollm serve', () => {
     expect(references.length).toBeGreaterThan(0);
     const reference = references[0]!;
     const [file] = readdirSync(join(home.path, 'removed')).filter((name) => name.startsWith(reference) && name.endsWith('.txt'));
-    const recovered = await runOllm(['recover', reference], { env });
+    // As saved with --json, byte for byte; without, a run of messages is printed readably.
+    const recovered = await runOllm(['recover', reference, '--json'], { env });
     expect(recovered.code).toBe(0);
     expect(recovered.stdoutBytes.equals(readFileSync(join(home.path, 'removed', file!)))).toBe(true);
+    expect((await runOllm(['recover', reference], { env })).code).toBe(0);
   });
 
   it.each([

@@ -29,13 +29,11 @@ function fakeTerminal(options: Partial<LineReaderOptions> = {}) {
   const output = new PassThrough();
   let written = '';
   output.setEncoding('utf8').on('data', (chunk: string) => (written += chunk));
-  const discarded: string[] = [];
   let quitHints = 0;
   const reader = createLineReader({
     input,
     output,
     terminal: true,
-    onDiscarded: (text) => discarded.push(text),
     onQuitHint: () => (quitHints += 1),
     ...options,
   });
@@ -43,7 +41,6 @@ function fakeTerminal(options: Partial<LineReaderOptions> = {}) {
   return {
     reader,
     input,
-    discarded,
     quitHints: () => quitHints,
     written: () => written,
     async type(text: string): Promise<void> {
@@ -55,10 +52,9 @@ function fakeTerminal(options: Partial<LineReaderOptions> = {}) {
 
 function pipe() {
   const input = new PassThrough();
-  const discarded: string[] = [];
-  const reader = createLineReader({ input, terminal: false, onDiscarded: (text) => discarded.push(text) });
+  const reader = createLineReader({ input, terminal: false });
   readers.push(reader);
-  return { reader, input, discarded };
+  return { reader, input };
 }
 
 describe('line reader on a terminal', () => {
@@ -123,24 +119,22 @@ describe('line reader on a terminal', () => {
     expect(await terminal.reader.nextInput()).toEqual({ text: 'C:\\temp\\', source: 'line' });
   });
 
-  it('drops what is typed while busy, reports it once, and does not glue it to the next input', async () => {
+  it('keeps what is typed while busy out of the reply and types it at the next prompt (type-ahead)', async () => {
     const terminal = fakeTerminal();
     await terminal.type('hello\r');
     expect(await terminal.reader.nextInput()).toEqual({ text: 'hello', source: 'line' });
     terminal.reader.setBusy(true);
     const before = terminal.written().length;
-    await terminal.type('oops\r  more typo\x7f\x7f');
-    await terminal.type(`${pasteStart}pasted${pasteEnd}`);
-    expect(terminal.written().slice(before)).not.toContain('oops');
-    expect(terminal.discarded).toEqual([]);
+    await terminal.type('second\r  more typo\x7f\x7f');
+    await terminal.type(`${pasteStart}pasted\nlines${pasteEnd}`);
+    // Nothing echoed into the reply while it streams.
+    expect(terminal.written().slice(before)).not.toContain('second');
     terminal.reader.setBusy(false);
-    expect(terminal.discarded).toEqual(['oops\n  more typasted']);
-    terminal.reader.setBusy(true);
-    await terminal.type('\r  \r');
-    terminal.reader.setBusy(false);
-    expect(terminal.discarded).toHaveLength(1);
-    await terminal.type('next\r');
-    expect(await terminal.reader.nextInput()).toEqual({ text: 'next', source: 'line' });
+    // The line finished with Enter is the next input; the rest waits on the prompt, the paste whole.
+    expect(await terminal.reader.nextInput()).toEqual({ text: 'second', source: 'line' });
+    const third = terminal.reader.nextInput();
+    await terminal.type(' end\r');
+    expect(await third).toEqual({ text: '  more typasted\nlines end', source: 'paste' });
   });
 
   it('sends Ctrl-C while busy to the interrupt handler and keeps reading', async () => {
@@ -208,15 +202,14 @@ describe('line reader on a pipe', () => {
     expect(await reader.nextInput()).toBeUndefined();
   });
 
-  it('queues lines that arrive while busy, each its own input, and discards nothing', async () => {
-    const { reader, input, discarded } = pipe();
+  it('queues lines that arrive while busy, each its own input', async () => {
+    const { reader, input } = pipe();
     reader.setBusy(true);
     input.write('first\n  second\n');
     await settle();
     reader.setBusy(false);
     expect(await reader.nextInput()).toEqual({ text: 'first', source: 'line' });
     expect(await reader.nextInput()).toEqual({ text: '  second', source: 'line' });
-    expect(discarded).toEqual([]);
   });
 
   it('delivers an input still being continued at the end of input', async () => {

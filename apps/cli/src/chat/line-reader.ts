@@ -17,11 +17,6 @@ export interface LineReaderOptions {
   readonly continuationPrompt?: string;
   /** Told when Ctrl-C at an empty prompt needs a second press to quit. */
   readonly onQuitHint?: () => void;
-  /**
-   * Told once when busy ends, if something other than whitespace was typed on the terminal
-   * meanwhile and dropped: that text, trimmed, Enter as `\n` (a paste's text as pasted).
-   */
-  readonly onDiscarded?: (text: string) => void;
 }
 
 /** Inputs typed, pasted or piped in, one at a time, and Ctrl-C routed to whatever is running. */
@@ -33,8 +28,9 @@ export interface LineReader {
   nextInput(): Promise<ChatInput | undefined>;
   /**
    * True while a reply streams or a compression runs; false before asking for the next input.
-   * On a terminal, keys typed meanwhile are dropped (reported through `onDiscarded` when busy
-   * ends) except Ctrl-C, Ctrl-D and Ctrl-Z; piped lines keep queuing, each its own input.
+   * On a terminal, keys typed meanwhile are held, not echoed into the reply, and typed at the next
+   * prompt as they came (Enter submits; a paste inserts whole); Ctrl-C, Ctrl-D and Ctrl-Z act at
+   * once. Piped lines keep queuing, each its own input.
    */
   setBusy(busy: boolean): void;
   /** While a reply streams, Ctrl-C calls this handler (to cancel it) instead of quitting. */
@@ -178,12 +174,14 @@ export function createLineReader(options: LineReaderOptions): LineReader {
       if (next) return Promise.resolve(next);
       if (ended) return Promise.resolve(undefined);
       if (terminal) readline.prompt(true);
-      return new Promise((resolve) => waiting.push(resolve));
+      const answer = new Promise<ChatInput | undefined>((resolve) => waiting.push(resolve));
+      // Type-ahead: what was typed while the model was busy, typed at the prompt now.
+      router?.replayHeld();
+      return answer;
     },
     setBusy(value) {
       busy = value;
-      const dropped = router?.setBusy(value);
-      if (dropped !== undefined) options.onDiscarded?.(dropped);
+      router?.setBusy(value);
     },
     setInterruptHandler(handler) {
       interruptHandler = handler;

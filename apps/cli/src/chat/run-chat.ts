@@ -141,8 +141,6 @@ export async function runChat(options: RunChatOptions): Promise<void> {
     terminal: options.terminal,
     ...(options.terminalOutput ? { output: options.terminalOutput } : {}),
     onQuitHint: () => session.print(colors.dim('\n(press Ctrl-C again to quit, or Ctrl-D, or type /quit)')),
-    onDiscarded: (text) =>
-      session.print(colors.dim(`(discarded what was typed while the model was busy: "${oneLine(text).slice(0, 60)}${text.length > 60 ? '…' : ''}")`)),
   });
   try {
     for (;;) {

@@ -1,5 +1,4 @@
 import type { Key } from 'node:readline';
-import { DiscardedTyping } from './discarded-typing.js';
 
 export interface TerminalKeyRouterOptions {
   /** Readline's own keypress handler: keys typed normally go there (line editing, Enter, Ctrl-C as readline's SIGINT). */
@@ -11,10 +10,17 @@ export interface TerminalKeyRouterOptions {
 /** Keys that keep working while busy: Ctrl-C goes to the interrupt handler, Ctrl-D ends, Ctrl-Z suspends. */
 const busyKeys = new Set(['c', 'd', 'z']);
 
+/** Type-ahead held at most (keys and pastes): past it, the oldest go first. */
+const HELD_LIMIT = 100_000;
+
+/** A key or a whole paste typed while busy, replayed as it came once the prompt is back. */
+type HeldInput = { readonly kind: 'key'; readonly text: string | undefined; readonly key: Key } | { readonly kind: 'paste'; readonly text: string };
+
 /**
  * Sits between Node's keypress decoder and readline. Keys between `paste-start` and `paste-end`
  * are collected instead of typed, so the newlines of a paste do not each submit a line; while
- * busy, keys are dropped (and remembered for the report) instead of piling up in the line.
+ * busy (a reply streams), keys and pastes are held instead of echoed into the reply, and replayed
+ * as they came when the prompt is back (`replayHeld`): type-ahead, as shells keep it.
  */
 export class TerminalKeyRouter {
   private readonly options: TerminalKeyRouterOptions;
@@ -22,7 +28,7 @@ export class TerminalKeyRouter {
   private pasting = false;
   private paste = '';
   private afterPaste = false;
-  private readonly discarded = new DiscardedTyping();
+  private held: HeldInput[] = [];
 
   constructor(options: TerminalKeyRouterOptions) {
     this.options = options;
@@ -33,11 +39,30 @@ export class TerminalKeyRouter {
     return this.afterPaste;
   }
 
-  /** Returns what was dropped while busy (trimmed; undefined when nothing but whitespace) when busy ends. */
-  setBusy(busy: boolean): string | undefined {
-    const wasBusy = this.busy;
+  setBusy(busy: boolean): void {
     this.busy = busy;
-    return wasBusy && !busy ? this.discarded.take() : undefined;
+  }
+
+  /** True when keys typed while busy wait to be replayed. */
+  get holding(): boolean {
+    return this.held.length > 0;
+  }
+
+  /** Types what was held while busy, in order, as if typed now: Enter submits, a paste inserts whole. */
+  replayHeld(): void {
+    const held = this.held;
+    this.held = [];
+    for (const input of held) {
+      if (input.kind === 'paste') {
+        this.options.onPaste(input.text);
+        this.afterPaste = true;
+      } else this.handle(input.text, input.key);
+    }
+  }
+
+  private hold(input: HeldInput): void {
+    this.held.push(input);
+    if (this.held.length > HELD_LIMIT) this.held.splice(0, this.held.length - HELD_LIMIT);
   }
 
   /** A paste cut off by the end of input, so that it is not lost. */
@@ -60,7 +85,7 @@ export class TerminalKeyRouter {
       return;
     }
     if (this.busy && !(key?.ctrl && name !== undefined && busyKeys.has(name))) {
-      this.discarded.addKey(text, key);
+      this.hold({ kind: 'key', text, key: key ?? {} });
       return;
     }
     try {
@@ -73,7 +98,7 @@ export class TerminalKeyRouter {
   private endPaste(): void {
     this.pasting = false;
     if (this.busy) {
-      this.discarded.addText(this.paste);
+      this.hold({ kind: 'paste', text: this.paste });
       return;
     }
     this.options.onPaste(this.paste);
