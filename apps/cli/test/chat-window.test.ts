@@ -1,3 +1,4 @@
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TokenCounter, createTokenizer, messageText, type Message } from '@ollm/core';
@@ -24,6 +25,20 @@ describe.skipIf(!binaryBuilt)('ollm chat keeps every request inside the window (
     folder.remove();
   });
   const args = (...extra: string[]) => ['--host', server.url, '--model', 'fake-llama:8b', '--context-size', '2048', ...extra];
+
+  it('resumes from the session record when the saved context is damaged, moving it aside', async () => {
+    await server.reset();
+    expect((await runBinary(args('--session', 'damaged-context'), env, folder.path, 'first question\n')).code).toBe(0);
+    const contextFile = join(env['OLLM_HOME']!, 'sessions', 'damaged-context', 'context.json');
+    writeFileSync(contextFile, '{"version": 1, "context": {"messa');
+    const run = await runBinary(args('--session', 'damaged-context'), env, folder.path, 'second question\n');
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(
+      /warning: the saved context .*context\.json is damaged \(not valid JSON .*\): moved aside to .*context\.json\.damaged-\d{8}T\d+Z; resuming from the session record/,
+    );
+    expect(run.stdout).toContain('Resumed: 2 messages from the session record.');
+    expect(readdirSync(join(env['OLLM_HOME']!, 'sessions', 'damaged-context')).some((name) => name.startsWith('context.json.damaged-'))).toBe(true);
+  });
 
   it('refuses a paste that alone cannot fit, sends nothing over window - reserve, and goes on', async () => {
     await server.reset();

@@ -61,7 +61,13 @@ export async function runChat(options: RunChatOptions): Promise<void> {
   const tidied = tidyHomeAtStart(config);
   const secrets = config.apiKey ? [config.apiKey] : [];
   const history = new SessionHistory({ home: config.home, sessionId, model: config.model, provider, secrets });
-  const snapshots = new SnapshotStore({ home: config.home, retain: config.snapshots.retain, retainManual: config.snapshots.retainManual, secrets });
+  const snapshots = new SnapshotStore({
+    home: config.home,
+    retain: config.snapshots.retain,
+    retainManual: config.snapshots.retainManual,
+    secrets,
+    onDamaged: (path, error) => io.stderr.write(`ollm: warning: skipped a damaged snapshot: ${oneLine(error.message)} (${path})\n`),
+  });
   const modelSize = parseModelSize(connected.parameterSize) ?? parseModelSize(config.model);
   const manager = new ContextManager({
     contextSize: connected.contextSize,
@@ -96,7 +102,8 @@ export async function runChat(options: RunChatOptions): Promise<void> {
   });
 
   const contextFile = activeContextPath(config.home, sessionId);
-  const resumed = resume(manager, history, contextFile);
+  const resumeWarnings: string[] = [];
+  const resumed = resume(manager, history, contextFile, (message) => resumeWarnings.push(message));
   const session = new ChatSession({
     io,
     colors: colorsFor(io),
@@ -128,6 +135,7 @@ export async function runChat(options: RunChatOptions): Promise<void> {
     );
   }
   for (const warning of [...settings.loaded.warnings, ...unusedProviderOptions(config.providerOptions, available)]) session.warn(`warning: ${warning}`);
+  for (const warning of resumeWarnings) session.warn(warning);
   if (resumed) {
     session.print(`Resumed: ${resumed}.`);
     session.print(session.statusLine());
@@ -194,8 +202,10 @@ function buildAutoPipeline(configured: string, provider: string, registry: Provi
  * Resumes from `context.json` (the context after the last turn, or a snapshot `ollm snapshot
  * restore` put there); without it, from the session's full record. Returns what was resumed.
  */
-function resume(manager: ContextManager, history: SessionHistory, contextFile: string): string | undefined {
-  const saved = readActiveContext(contextFile);
+function resume(manager: ContextManager, history: SessionHistory, contextFile: string, warn: (message: string) => void): string | undefined {
+  const saved = readActiveContext(contextFile, (movedTo, reason) =>
+    warn(`warning: the saved context ${contextFile} is damaged (${reason}): moved aside to ${movedTo}; resuming from the session record`),
+  );
   if (saved) {
     manager.restoreState(saved.context);
     const from = saved.restoredFrom ? `snapshot ${saved.restoredFrom}` : 'the saved context';

@@ -8,6 +8,7 @@ import { ollmHome } from '../ollm-home.js';
 import { activeContextPath, writeActiveContext } from '../sessions/active-context-file.js';
 import { renderMessageEntry, renderSnapshots, shortTime } from '../sessions/render-sessions.js';
 import { plural } from '../output/plural.js';
+import { oneLine } from '../exit-codes.js';
 import { defineCommand } from './define-command.js';
 
 interface SnapshotOptions {
@@ -48,7 +49,10 @@ Examples:
       const home = ollmHome(io);
       const sessionId = options.session ?? listSessions(home)[0]?.sessionId;
       if (!sessionId) throw new InvalidArgumentError({ argument: 'session', message: `No sessions under ${home}: start one with \`ollm\`.` });
-      const snapshots = new SnapshotStore({ home }).list(sessionId);
+      const snapshots = new SnapshotStore({
+        home,
+        onDamaged: (path, error) => io.stderr.write(`ollm: warning: skipped a damaged snapshot: ${oneLine(error.message)} (${path})\n`),
+      }).list(sessionId);
       if (options.json) {
         io.stdout.write(`${JSON.stringify({ sessionId, snapshots }, null, 2)}\n`);
         return;

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync } from 'node:fs';
 import { stringifyRedacted, writeFileAtomic } from '@ollm/core';
 import { resolveInside, validateStorageId, type ContextState } from '@ollm/runtime';
 
@@ -20,10 +20,29 @@ export function activeContextPath(home: string, sessionId: string): string {
   return resolveInside(home, 'sessions', validateStorageId('session', sessionId), ACTIVE_CONTEXT_FILE);
 }
 
-export function readActiveContext(path: string): ActiveContextFile | undefined {
+/**
+ * The saved context, or undefined when there is none. A damaged file (cut, edited, not JSON) must
+ * not block the session: it is moved aside to `context.json.damaged-<time>` (nothing is lost:
+ * the session record holds every message) and `onDamaged` is told where, and why.
+ */
+export function readActiveContext(path: string, onDamaged?: (movedTo: string, reason: string) => void): ActiveContextFile | undefined {
   if (!existsSync(path)) return undefined;
-  const parsed = JSON.parse(readFileSync(path, 'utf8')) as ActiveContextFile;
-  return parsed.version === 1 && parsed.context && Array.isArray(parsed.context.messages) ? parsed : undefined;
+  let parsed: ActiveContextFile;
+  try {
+    parsed = JSON.parse(readFileSync(path, 'utf8')) as ActiveContextFile;
+  } catch (error) {
+    moveAside(path, `not valid JSON (${(error as Error).message})`, onDamaged);
+    return undefined;
+  }
+  if (parsed?.version === 1 && parsed.context && Array.isArray(parsed.context.messages)) return parsed;
+  moveAside(path, 'not a saved context (no version 1 context with messages)', onDamaged);
+  return undefined;
+}
+
+function moveAside(path: string, reason: string, onDamaged: ((movedTo: string, reason: string) => void) | undefined): void {
+  const movedTo = `${path}.damaged-${new Date().toISOString().replace(/[-:.]/g, '')}`;
+  renameSync(path, movedTo);
+  onDamaged?.(movedTo, reason);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, renameSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { temporaryFolders } from '../test-support/temporary-folders.js';
@@ -161,5 +161,21 @@ describe('SnapshotStore', () => {
     const text = readFileSync(join(home, 'snapshots', 's', `${snapshot.id}.json`), 'utf8');
     expect(text).not.toContain(JSON.stringify(quoted).slice(1, -1));
     expect(text).toContain('key [redacted]');
+  });
+});
+
+describe('a damaged snapshot', () => {
+  it('is skipped by list and reported with its path; reading it names the file', () => {
+    const home = newHome();
+    const damaged: string[] = [];
+    const store = new SnapshotStore({ home, onDamaged: (path, error) => damaged.push(`${path}: ${error.message}`) });
+    const create = (text: string) =>
+      store.create({ sessionId: 's', automatic: false, context: state(text), tokenCount: 1, messageCount: 1, checkpointCount: 0, metadata: {} }).id;
+    const [good, cut] = [create('one'), create('two')];
+    const path = join(home, 'snapshots', 's', `${cut}.json`);
+    writeFileSync(path, readFileSync(path, 'utf8').slice(0, 40));
+    expect(store.list('s').map((snapshot) => snapshot.id)).toEqual([good]);
+    expect(damaged).toEqual([expect.stringMatching(new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: The snapshot .* is damaged: `))]);
+    expect(() => store.read('s', cut)).toThrow(`The snapshot ${path} is damaged`);
   });
 });

@@ -1,4 +1,4 @@
-import { type GoalState, InvalidArgumentError, type Message, SecretRedactor, writeFileAtomic } from '@ollm/core';
+import { type GoalState, InvalidArgumentError, type Message, OllmError, SecretRedactor, writeFileAtomic } from '@ollm/core';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import type { FoldedUserQuote } from '../context/folded-user-quotes.js';
@@ -99,6 +99,7 @@ export class SnapshotStore {
   private readonly retainManual: number;
   private readonly redactor: SecretRedactor;
   private readonly clock: () => Date;
+  private readonly onDamaged: ((path: string, error: Error) => void) | undefined;
 
   constructor({
     home,
@@ -106,18 +107,22 @@ export class SnapshotStore {
     retainManual = DEFAULT_RETAIN_MANUAL,
     secrets = [],
     clock = () => new Date(),
+    onDamaged,
   }: {
     home: string;
     retain?: number;
     retainManual?: number;
     secrets?: readonly string[];
     clock?: () => Date;
+    /** Told of each snapshot `list` skipped because it could not be read (cut, edited, not JSON). */
+    onDamaged?: (path: string, error: Error) => void;
   }) {
     this.home = home;
     this.retain = retain;
     this.retainManual = retainManual;
     this.redactor = new SecretRedactor(secrets, { urlCredentials: 'keep' });
     this.clock = clock;
+    this.onDamaged = onDamaged;
   }
 
   create(snapshot: Omit<ContextSnapshot, 'id' | 'timestamp' | 'kept'>, options: { readonly keep?: boolean } = {}): ContextSnapshot {
@@ -148,9 +153,15 @@ export class SnapshotStore {
       .filter((name) => name.endsWith('.json'))
       .sort()
       .reverse()
-      .map((name) => {
-        const { context: _context, ...summary } = this.read(sessionId, name.slice(0, -'.json'.length));
-        return summary;
+      .flatMap((name) => {
+        // One damaged snapshot must not hide the others: it is skipped and reported.
+        try {
+          const { context: _context, ...summary } = this.read(sessionId, name.slice(0, -'.json'.length));
+          return [summary];
+        } catch (error) {
+          this.onDamaged?.(resolveInside(folder, name), error instanceof Error ? error : new Error(String(error)));
+          return [];
+        }
       });
   }
 
@@ -158,7 +169,7 @@ export class SnapshotStore {
   read(sessionId: string, idOrPrefix: string): ContextSnapshot {
     const snapshotId = this.resolveId(sessionId, idOrPrefix);
     const path = this.file(sessionId, snapshotId);
-    const snapshot = JSON.parse(readFileSync(path, 'utf8')) as ContextSnapshot;
+    const snapshot = parseSnapshot(readFileSync(path, 'utf8'), path);
     return existsSync(this.keepFile(sessionId, snapshotId)) ? { ...snapshot, kept: true } : snapshot;
   }
 
@@ -236,4 +247,19 @@ export class SnapshotStore {
   private file(sessionId: string, snapshotId: string): string {
     return resolveInside(this.folder(sessionId), `${validateStorageId('snapshot', snapshotId)}.json`);
   }
+}
+
+/** A snapshot file's JSON, or an error naming the file: a cut or edited snapshot says where it is. */
+function parseSnapshot(text: string, path: string): ContextSnapshot {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new OllmError({ code: 'damaged-snapshot', message: `The snapshot ${path} is damaged: ${(error as Error).message}.`, cause: error });
+  }
+  const context = (parsed as { context?: { messages?: unknown } } | null)?.context;
+  if (parsed === null || typeof parsed !== 'object' || !Array.isArray(context?.messages)) {
+    throw new OllmError({ code: 'damaged-snapshot', message: `The snapshot ${path} is damaged: it holds no context with messages.` });
+  }
+  return parsed as ContextSnapshot;
 }
