@@ -204,7 +204,7 @@ Examples:
   $ ollm compact session.traj.json --provider trim --limit 50% --out small.traj.json
   $ ollm recover 3f2a9c1e
 
-Exit codes: 0 ok, 1 failure, 2 bad input or usage, 3 model unreachable, 4 the chat got no reply to any message, 130 interrupted.
+Exit codes: 0 ok, 1 failure, 2 bad input or usage, 3 model unreachable, 4 the chat got no reply to any message, 130 interrupted, 143 terminated (SIGTERM).
 Environment: OLLM_HOME (default ~/.ollm) holds sessions, snapshots and removed content (removed/<sha256>.txt).`,
     );
   program.configureOutput({

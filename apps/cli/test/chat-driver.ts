@@ -55,6 +55,13 @@ export class ChatDriver {
     this.child.kill('SIGINT');
   }
 
+  /** Sends SIGTERM (a service manager, `kill`) and waits for the exit. */
+  async terminate(): Promise<BinaryRun> {
+    this.child.kill('SIGTERM');
+    const code = await this.exited;
+    return { code, stdout: this.stdout, stderr: this.stderr };
+  }
+
   async end(): Promise<BinaryRun> {
     this.child.stdin.end();
     const code = await this.exited;

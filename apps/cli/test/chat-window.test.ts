@@ -1,4 +1,4 @@
-import { readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TokenCounter, createTokenizer, messageText, type Message } from '@ollm/core';
@@ -25,6 +25,22 @@ describe.skipIf(!binaryBuilt)('ollm chat keeps every request inside the window (
     folder.remove();
   });
   const args = (...extra: string[]) => ['--host', server.url, '--model', 'fake-llama:8b', '--context-size', '2048', ...extra];
+
+  it('releases the session lock on SIGTERM (exit 143), so the next chat takes the session without a stale lock', async () => {
+    await server.reset();
+    const chat = new ChatDriver(args('--session', 'terminated'), env, folder.path);
+    chat.send('hello before the kill');
+    await chat.waitFor(/Context: /);
+    const lock = join(env['OLLM_HOME']!, 'sessions', 'terminated', 'session.lock');
+    expect(existsSync(lock)).toBe(true);
+    const ended = await chat.terminate();
+    expect(ended.code).toBe(143);
+    expect(ended.stderr).toContain('ollm: terminated; session terminated saved under');
+    expect(existsSync(lock)).toBe(false);
+    const next = await runBinary(args('--session', 'terminated'), env, folder.path, 'after the kill\n');
+    expect(next.code).toBe(0);
+    expect(next.stderr).not.toContain('took over');
+  });
 
   it('resumes from the session record when the saved context is damaged, moving it aside', async () => {
     await server.reset();

@@ -150,6 +150,16 @@ export async function runChat(options: RunChatOptions): Promise<void> {
     ...(options.terminalOutput ? { output: options.terminalOutput } : {}),
     onQuitHint: () => session.print(colors.dim('\n(press Ctrl-C again to quit, or Ctrl-D, or type /quit)')),
   });
+  // SIGTERM (a service manager, `kill`) ends the chat as Ctrl-D would leave it: the context is saved
+  // after every turn; the history is closed and the session lock released, so no stale lock stays.
+  const terminate = (): void => {
+    reader.close();
+    history.close();
+    lock.release();
+    io.stderr.write(`ollm: terminated; session ${sessionId} saved under ${config.home} (resume with: ollm --session ${sessionId})\n`);
+    process.exit(143);
+  };
+  process.once('SIGTERM', terminate);
   try {
     for (;;) {
       const input = await reader.nextInput();
@@ -175,6 +185,7 @@ export async function runChat(options: RunChatOptions): Promise<void> {
       await session.afterChange();
     }
   } finally {
+    process.off('SIGTERM', terminate);
     reader.close();
     history.close();
     lock.release();
