@@ -12,10 +12,13 @@ import { toolCallArtifacts } from './tool-call-artifacts.js';
  */
 export function updateGoalFromSpan(goals: GoalManager, before: readonly Message[], after: readonly Message[], usedModel: boolean): MarkerOutcome {
   if (!goals.state) return { applied: [], proposals: [] };
+  // Only replies are read (their markers and tool calls) and only what a model wrote: tool results,
+  // the largest content, are never compared, only scanned for the failed calls that wrote nothing.
   const kept = new Map(after.map((message) => [message.id, message]));
-  const earlier = new Map(before.map((message) => [message.id, message]));
-  const compacted = before.filter((message) => !sameMessage(message, kept.get(message.id)));
-  const written = after.filter((message) => !sameMessage(message, earlier.get(message.id)));
+  const compacted = before.filter((message) => message.role === 'assistant' && !sameMessage(message, kept.get(message.id)));
+  const earlier = usedModel ? new Map(before.map((message) => [message.id, message])) : undefined;
+  const written = earlier ? after.filter((message) => message.role !== 'tool' && !sameMessage(message, earlier.get(message.id))) : [];
+  const failedResults = before.filter((message) => message.parts.some((part) => part.type === 'tool-result' && part.isError === true));
   const applied: GoalUpdate[] = [];
   const proposals: MarkerOutcome['proposals'] = [];
   const read = (text: string) => {
@@ -23,12 +26,12 @@ export function updateGoalFromSpan(goals: GoalManager, before: readonly Message[
     applied.push(...outcome.applied);
     proposals.push(...outcome.proposals);
   };
-  for (const message of compacted) if (message.role === 'assistant') read(messageText(message));
-  for (const artifact of toolCallArtifacts(compacted)) {
+  for (const message of compacted) read(messageText(message));
+  for (const artifact of toolCallArtifacts([...compacted, ...failedResults])) {
     const update: GoalUpdate = { kind: 'artifact', action: artifact.action, path: artifact.path };
     if (goals.apply(update, 'model')) applied.push(update);
   }
-  if (usedModel) for (const message of written) if (message.role !== 'tool') read(messageText(message));
+  for (const message of written) read(messageText(message));
   return { applied: applied.filter((update, index) => applied.findIndex((other) => sameUpdate(other, update)) === index), proposals };
 }
 
